@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Petty",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "Run", targets: ["Run"]),
+    ],
+    targets: [
+        // C shim: <sys/epoll.h> and <sys/eventfd.h> are not in the Glibc module.
+        .target(name: "CEpoll"),
+        // The HTTP framework: knows nothing about fuel.
+        .target(name: "HTTP", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        // The pure fuel domain: no I/O.
+        .target(name: "Fuel"),
+        // Provider clients, pollers and wire-format adapters.
+        .target(name: "Providers", dependencies: ["Fuel"]),
+        // Wiring, configuration, controllers and the wire contract (DTOs).
+        .target(name: "App", dependencies: ["HTTP", "Fuel", "Providers"]),
+        .executableTarget(name: "Run", dependencies: ["App"]),
+
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "FuelTests", dependencies: ["Fuel"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Fuel", "Providers"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,16 @@
+#ifndef CEPOLL_H
+#define CEPOLL_H
+#ifdef __linux__
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+
+// The EPOLL* constants are enum values or macros whose types differ between libcs; expose them as plain uint32_t.
+static inline unsigned int cepoll_in(void) { return EPOLLIN; }
+static inline unsigned int cepoll_out(void) { return EPOLLOUT; }
+static inline unsigned int cepoll_err(void) { return EPOLLERR; }
+static inline unsigned int cepoll_hup(void) { return EPOLLHUP; }
+static inline unsigned int cepoll_rdhup(void) { return EPOLLRDHUP; }
+static inline unsigned int cepoll_et(void) { return EPOLLET; }
+#endif
+#endif

@@ -1,0 +1,85 @@
+/// Header fields in arrival order. Duplicates are kept; lookup ignores ASCII case.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    public typealias Element = (name: String, value: String)
+    private(set) var fields: [Element]
+
+    public init() { fields = [] }
+
+    public init(_ fields: [(String, String)]) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[Element]> { fields.makeIterator() }
+
+    /// Appends a field, keeping any existing field of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field of this name with one field.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        remove(name: name)
+        fields.append((name: name, value: value))
+    }
+
+    public mutating func remove(name: String) {
+        fields.removeAll { Self.equalsIgnoringCase($0.name, name) }
+    }
+
+    /// Every value of the fields with this name, in order.
+    public subscript(name: String) -> [String] {
+        fields.compactMap { Self.equalsIgnoringCase($0.name, name) ? $0.value : nil }
+    }
+
+    /// The first value of the field with this name.
+    public func first(name: String) -> String? {
+        fields.first { Self.equalsIgnoringCase($0.name, name) }?.value
+    }
+
+    public func contains(name: String) -> Bool {
+        fields.contains { Self.equalsIgnoringCase($0.name, name) }
+    }
+
+    /// Comma-separated list values of every field with this name, trimmed and lowercased (e.g. `Connection`).
+    public func tokens(name: String) -> [String] {
+        self[name].flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingASCIIWhitespace().lowercasedASCII()
+        }.filter { !$0.isEmpty }
+    }
+
+    public var description: String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        let a = a.utf8, b = b.utf8
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            if x | 0x20 != y | 0x20 { return false }
+            let lower = x | 0x20
+            if lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
+        }
+        return true
+    }
+}
+
+extension StringProtocol {
+    func trimmingASCIIWhitespace() -> String {
+        let bytes = Array(utf8)
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    func lowercasedASCII() -> String {
+        String(decoding: utf8.map { ($0 >= 65 && $0 <= 90) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}

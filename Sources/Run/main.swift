@@ -1,0 +1,1 @@
+print("Petty: not yet wired")

@@ -1,0 +1,5 @@
+import Testing
+
+@Suite struct AppTestsPlaceholder {
+    @Test func moduleBuilds() { #expect(Bool(true)) }
+}
