@@ -1,1 +1,4 @@
-print("Petty: not yet wired")
+import App
+import Foundation
+
+exit(Entrypoint.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

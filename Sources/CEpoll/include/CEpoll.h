@@ -4,6 +4,10 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+
+// accept4 is declared only under _GNU_SOURCE, which the Glibc module does not define.
+extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
 
 // The EPOLL* constants are enum values or macros whose types differ between libcs; expose them as plain uint32_t.
 static inline unsigned int cepoll_in(void) { return EPOLLIN; }

@@ -1,0 +1,107 @@
+import HTTP
+
+/// `Run serve [--hostname/-H h] [--port/-p n] [--env/-e name] [--threads n] [--data-dir path] [--public-dir path] [--log-level level]`
+/// and `Run routes`.
+public enum Command: Equatable, Sendable {
+    case serve
+    case routes
+    case help
+}
+
+public struct CommandLineError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ message: String) { description = message }
+}
+
+public enum CommandLineParser {
+    public static let usage = """
+        Usage: Run <command> [options]
+
+        Commands:
+          serve     Start the HTTP server (default)
+          routes    Print the route table
+
+        Options for serve (environment fallbacks in brackets):
+          -H, --hostname <host>    Address to bind [PETTY_HOSTNAME] (default 127.0.0.1)
+          -p, --port <port>        Port to bind, 0 for any free port [PETTY_PORT] (default 8080)
+          -e, --env <name>         production | development | testing [PETTY_ENV] (default development)
+              --threads <n>        Event loop threads [PETTY_THREADS] (default: one per core)
+              --data-dir <path>    Where the store persists [PETTY_DATA_DIR] (default ./data)
+              --public-dir <path>  Static files [PETTY_PUBLIC_DIR] (default Public)
+              --log-level <level>  trace | debug | info | notice | warning | error [PETTY_LOG_LEVEL] (default info)
+        """
+
+    /// Parses `arguments` (without the program name) over a configuration taken from `environment`.
+    public static func parse(_ arguments: [String], environment: [String: String]) throws -> (Command, AppConfiguration) {
+        var config = try fromEnvironment(environment)
+        var arguments = arguments[...]
+        var command = Command.serve
+        if let first = arguments.first, !first.hasPrefix("-") {
+            switch first {
+            case "serve": command = .serve
+            case "routes": command = .routes
+            case "help": command = .help
+            default: throw CommandLineError("unknown command '\(first)'; expected serve or routes")
+            }
+            arguments = arguments.dropFirst()
+        }
+        while let flag = arguments.popFirst() {
+            if flag == "--help" || flag == "-h" { return (.help, config) }
+            var name = flag
+            var inlineValue: String?
+            if let eq = flag.firstIndex(of: "="), flag.hasPrefix("--") {
+                name = String(flag[..<eq])
+                inlineValue = String(flag[flag.index(after: eq)...])
+            }
+            func value() throws -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = arguments.popFirst() else { throw CommandLineError("\(name) needs a value") }
+                return next
+            }
+            switch name {
+            case "-H", "--hostname": config.hostname = try value()
+            case "-p", "--port": config.port = try port(try value(), source: name)
+            case "-e", "--env": config.environment = .named(try value())
+            case "--threads": config.threads = try threads(try value(), source: name)
+            case "--data-dir": config.dataDirectory = try value()
+            case "--public-dir": config.publicDirectory = try value()
+            case "--log-level": config.logLevel = try level(try value(), source: name)
+            default: throw CommandLineError("unknown option '\(flag)'")
+            }
+        }
+        return (command, config)
+    }
+
+    static func fromEnvironment(_ env: [String: String]) throws -> AppConfiguration {
+        var config = AppConfiguration()
+        if let value = env["PETTY_HOSTNAME"], !value.isEmpty { config.hostname = value }
+        if let value = env["PETTY_PORT"], !value.isEmpty { config.port = try port(value, source: "PETTY_PORT") }
+        if let value = env["PETTY_ENV"], !value.isEmpty { config.environment = .named(value) }
+        if let value = env["PETTY_THREADS"], !value.isEmpty { config.threads = try threads(value, source: "PETTY_THREADS") }
+        if let value = env["PETTY_DATA_DIR"], !value.isEmpty { config.dataDirectory = value }
+        if let value = env["PETTY_PUBLIC_DIR"], !value.isEmpty { config.publicDirectory = value }
+        if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }
+        return config
+    }
+
+    static func port(_ raw: String, source: String) throws -> Int {
+        guard let port = Int(raw), (0...65535).contains(port) else {
+            throw CommandLineError("\(source) must be a port number from 0 to 65535, got '\(raw)'")
+        }
+        return port
+    }
+
+    static func threads(_ raw: String, source: String) throws -> Int {
+        guard let threads = Int(raw), (1...256).contains(threads) else {
+            throw CommandLineError("\(source) must be a thread count from 1 to 256, got '\(raw)'")
+        }
+        return threads
+    }
+
+    static func level(_ raw: String, source: String) throws -> Logger.Level {
+        guard let level = Logger.Level(name: raw == "warn" ? "warning" : raw) else {
+            throw CommandLineError("\(source) must be one of trace, debug, info, notice, warning, error, got '\(raw)'")
+        }
+        return level
+    }
+}

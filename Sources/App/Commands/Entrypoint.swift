@@ -1,0 +1,65 @@
+import HTTP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `Run`'s whole behaviour, returning the process exit code.
+public enum Entrypoint {
+    public static let version = "0.1.0"
+
+    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        let command: Command
+        let config: AppConfiguration
+        do {
+            (command, config) = try CommandLineParser.parse(arguments, environment: environment)
+        } catch {
+            printError("error: \(error)\n\n\(CommandLineParser.usage)")
+            return 2
+        }
+        switch command {
+        case .help:
+            print(CommandLineParser.usage)
+            return 0
+        case .routes:
+            do {
+                let app = try buildApplication(config, logger: Logger(label: "petty", level: .error))
+                print(RouteTable.render(app.routes))
+                return 0
+            } catch {
+                printError("error: \(error)")
+                return 1
+            }
+        case .serve:
+            return serve(config)
+        }
+    }
+
+    static func serve(_ config: AppConfiguration) -> Int32 {
+        let logger = Logger(label: "petty", level: config.logLevel)
+        do {
+            let app = try buildApplication(config, logger: logger)
+            logger.notice("Petty \(version) starting: env=\(config.environment) listen=\(config.hostname):\(config.port) threads=\(app.server.threads) pid=\(getpid())")
+            try app.run()
+            return 0
+        } catch let error as ListenerError {
+            logger.error("cannot listen: \(error)")
+            return 1
+        } catch {
+            logger.error("cannot start: \(error)")
+            return 1
+        }
+    }
+
+    static func printError(_ message: String) {
+        var line = message + "\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+enum RouteTable {
+    static func render(_ routes: [Route]) -> String {
+        let rows = routes.map { ($0.method.rawValue, $0.path.pattern) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        let width = max(6, rows.map(\.0.count).max() ?? 0)
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+    }
+}

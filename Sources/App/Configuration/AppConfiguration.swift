@@ -1,0 +1,14 @@
+import HTTP
+
+/// Everything `Run serve` can be told, from flags first and `PETTY_*` environment variables second.
+public struct AppConfiguration: Sendable {
+    public var environment: Environment = .development
+    public var hostname = "127.0.0.1"
+    public var port = 8080
+    public var threads: Int?
+    public var logLevel: Logger.Level = .info
+    public var dataDirectory = "./data"
+    public var publicDirectory = "Public"
+
+    public init() {}
+}

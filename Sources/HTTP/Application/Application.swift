@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+
+/// Configure routes and middleware, then `run()`. Routes are frozen into the responder when the server starts.
+public final class Application: RoutesBuilder, @unchecked Sendable {
+    public var environment: Environment
+    public var server = ServerConfiguration()
+    public var logger: Logger
+    /// Global middleware, outermost first. Defaults: request logging, then error rendering.
+    public var middleware: [any Middleware]
+    public private(set) var routes: [Route] = []
+    public private(set) var services: [any LifecycleService] = []
+    private var shutdownHooks: [() -> Void] = []
+    private var httpServer: HTTPServer?
+    private var frozenResponder: DefaultResponder?
+
+    public init(environment: Environment = .development, logger: Logger? = nil) {
+        self.environment = environment
+        let logger = logger ?? Logger(label: "petty", level: environment == .testing ? .warning : .info)
+        self.logger = logger
+        self.middleware = [
+            RequestLoggingMiddleware(logger: logger.labelled("http")),
+            ErrorMiddleware(revealDetails: !environment.isRelease, logger: logger),
+        ]
+    }
+
+    public func add(_ route: Route) {
+        precondition(frozenResponder == nil, "routes are frozen once the application has a responder")
+        routes.append(route)
+    }
+
+    public func register(service: any LifecycleService) {
+        services.append(service)
+    }
+
+    /// Runs after the server has drained, before the process exits (e.g. persist state).
+    public func onShutdown(_ hook: @escaping () -> Void) {
+        shutdownHooks.append(hook)
+    }
+
+    /// The responder every request goes through, built once.
+    public var responder: DefaultResponder {
+        if let frozenResponder { return frozenResponder }
+        let responder = DefaultResponder(routes: routes, middleware: middleware)
+        frozenResponder = responder
+        return responder
+    }
+
+    /// The bound port once started (the real one when configured with port 0).
+    public var boundPort: Int? { httpServer?.port }
+
+    /// Binds, starts the event loops and the services, and returns.
+    public func start() throws {
+        let server = HTTPServer(configuration: self.server, responder: responder, logger: logger)
+        try server.start()
+        httpServer = server
+        for service in services {
+            try service.start()
+        }
+    }
+
+    /// Stops services, drains the server, then runs the shutdown hooks. Safe to call twice.
+    public func shutdown() {
+        for service in services.reversed() { service.shutdown() }
+        services = []
+        httpServer?.shutdown()
+        httpServer = nil
+        let hooks = shutdownHooks
+        shutdownHooks = []
+        hooks.forEach { $0() }
+    }
+
+    /// Starts, then blocks until SIGTERM or SIGINT, then shuts down gracefully.
+    public func run() throws {
+        let stop = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        try start()
+        stop.wait()
+        logger.notice("shutdown requested; draining connections (up to \(server.shutdownGraceSeconds)s)")
+        shutdown()
+        sources.forEach { $0.cancel() }
+        logger.notice("stopped")
+    }
+}

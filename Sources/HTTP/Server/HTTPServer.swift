@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEpoll
+
+/// The listener plus its event loops. `start()` binds and returns; `shutdown()` drains and joins the loops.
+public final class HTTPServer: @unchecked Sendable {
+    public let configuration: ServerConfiguration
+    private let context: ServerContext
+    private var listener: Listener?
+    private var loops: [EventLoop] = []
+
+    public init(configuration: ServerConfiguration, responder: Responder, logger: Logger) {
+        self.configuration = configuration
+        self.context = ServerContext(configuration: configuration, responder: responder, logger: logger)
+    }
+
+    /// The bound port (useful with port 0); nil before `start()`.
+    public var port: Int? { listener?.port }
+
+    public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
+
+    public func start() throws(ListenerError) {
+        Sys.ignoreSIGPIPE()
+        let listener = try Listener(host: configuration.hostname, port: configuration.port)
+        self.listener = listener
+        do {
+            loops = try (0..<max(1, configuration.threads)).map { try EventLoop(index: $0, context: context, listener: listener) }
+        } catch let error as SocketError {
+            listener.close()
+            throw .system(error)
+        } catch {
+            listener.close()
+            throw .system(SocketError("epoll"))
+        }
+        loops.forEach { $0.start() }
+    }
+
+    /// Stops accepting, lets in-flight requests finish (up to the grace period), closes the rest, and returns
+    /// when every loop has ended.
+    public func shutdown() {
+        loops.forEach { $0.requestDrain() }
+        loops.forEach { $0.waitUntilFinished() }
+        loops = []
+        listener?.close()
+        listener = nil
+    }
+}

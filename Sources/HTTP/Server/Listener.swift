@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEpoll
+
+public enum ListenerError: Error, CustomStringConvertible, Sendable {
+    case cannotResolve(host: String, message: String)
+    case addressInUse(host: String, port: Int)
+    case system(SocketError)
+
+    public var description: String {
+        switch self {
+        case .cannotResolve(let host, let message): "cannot resolve host \(host): \(message)"
+        case .addressInUse(let host, let port): "address \(host):\(port) is already in use"
+        case .system(let error): error.description
+        }
+    }
+}
+
+/// A bound, listening, non-blocking TCP socket shared by every event loop (each polls it with EPOLLEXCLUSIVE).
+final class Listener: @unchecked Sendable {
+    let fd: Int32
+    let host: String
+    /// The bound port (the real one when asked for port 0).
+    let port: Int
+
+    init(host: String, port: Int, backlog: Int32 = 4096) throws(ListenerError) {
+        let address: SocketAddress
+        do { address = try SocketAddress.resolve(host: host, port: port) } catch let error as ListenerError {
+            throw error
+        } catch { throw .cannotResolve(host: host, message: "\(error)") }
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .system(SocketError("socket")) }
+        do {
+            try Sys.setOption(fd, SOL_SOCKET, SO_REUSEADDR)
+            if address.family == AF_INET6 {
+                // `::` accepts IPv4 too (dual stack) unless the host says otherwise.
+                try Sys.setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0)
+            }
+        } catch let error as SocketError {
+            Sys.close(fd)
+            throw .system(error)
+        } catch { Sys.close(fd); throw .system(SocketError("setsockopt")) }
+        var storage = address.storage
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, address.length) }
+        }
+        guard bound == 0 else {
+            let error = SocketError("bind")
+            Sys.close(fd)
+            throw error.isAddressInUse ? .addressInUse(host: host, port: port) : .system(error)
+        }
+        guard listen(fd, backlog) == 0 else {
+            let error = SocketError("listen")
+            Sys.close(fd)
+            throw .system(error)
+        }
+        var local = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.fd = fd
+        self.host = host
+        self.port = SocketAddress.describe(local).port
+    }
+
+    enum AcceptResult {
+        case accepted(fd: Int32, peer: String)
+        case wouldBlock
+        /// The process or system is out of file descriptors.
+        case exhausted
+        case failed
+    }
+
+    func accept() -> AcceptResult {
+        var peer = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        while true {
+            let client = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept4(fd, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+                }
+            }
+            if client >= 0 {
+                try? Sys.setOption(client, Int32(IPPROTO_TCP), TCP_NODELAY)
+                return .accepted(fd: client, peer: SocketAddress.describe(peer).host)
+            }
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .exhausted
+            default: return .failed
+            }
+        }
+    }
+
+    func close() {
+        Sys.close(fd)
+    }
+}

@@ -1,0 +1,70 @@
+/// Writes a response's head and body into one buffer so it leaves in one syscall.
+enum ResponseSerializer {
+    static let crlf: [UInt8] = [13, 10]
+
+    /// - Parameters:
+    ///   - includeBody: false for HEAD (the head still says how long the body would be).
+    ///   - keepAlive: whether the connection stays open after this response.
+    static func write(
+        _ response: Response, version: HTTPVersion, includeBody: Bool, keepAlive: Bool,
+        date: [UInt8], serverName: [UInt8], into buffer: inout [UInt8]
+    ) {
+        buffer.reserveCapacity(buffer.count + 160 + response.headers.count * 40 + (includeBody ? response.body.count : 0))
+        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(response.status.code, to: &buffer)
+        buffer.append(0x20)
+        buffer.append(contentsOf: response.status.reasonPhrase.utf8)
+        buffer.append(contentsOf: crlf)
+        for (name, value) in response.headers where !isServerManaged(name) {
+            buffer.append(contentsOf: name.utf8)
+            buffer.append(contentsOf: ": ".utf8)
+            buffer.append(contentsOf: value.utf8)
+            buffer.append(contentsOf: crlf)
+        }
+        if !response.status.forbidsBody {
+            buffer.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(response.body.count, to: &buffer)
+            buffer.append(contentsOf: crlf)
+        }
+        buffer.append(contentsOf: "Date: ".utf8)
+        buffer.append(contentsOf: date)
+        buffer.append(contentsOf: crlf)
+        buffer.append(contentsOf: "Server: ".utf8)
+        buffer.append(contentsOf: serverName)
+        buffer.append(contentsOf: crlf)
+        if !keepAlive {
+            buffer.append(contentsOf: "Connection: close\r\n".utf8)
+        } else if version.minor == 0 {
+            buffer.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        buffer.append(contentsOf: crlf)
+        if includeBody && !response.status.forbidsBody {
+            buffer.append(contentsOf: response.body)
+        }
+    }
+
+    /// Framing headers are the server's to write; a handler's copy would risk a second, conflicting length.
+    static func isServerManaged(_ name: String) -> Bool {
+        HTTPHeaders.equalsIgnoringCase(name, "Content-Length") || HTTPHeaders.equalsIgnoringCase(name, "Connection")
+            || HTTPHeaders.equalsIgnoringCase(name, "Date") || HTTPHeaders.equalsIgnoringCase(name, "Transfer-Encoding")
+            || HTTPHeaders.equalsIgnoringCase(name, "Server")
+    }
+
+    static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
+        if value == 0 { buffer.append(0x30); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var remaining = value
+        withUnsafeMutableBytes(of: &digits) { raw in
+            while remaining > 0 {
+                raw[count] = UInt8(0x30 + remaining % 10)
+                remaining /= 10
+                count += 1
+            }
+            while count > 0 {
+                count -= 1
+                buffer.append(raw[count])
+            }
+        }
+    }
+}
