@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import HTTP
+
+@Suite struct MiddlewareTests {
+    @Test func matchingIfNoneMatchGets304WithoutBody() throws {
+        let app = makeTestApp { app in
+            app.middleware.append(ConditionalRequestMiddleware())
+            app.get("tagged") { _ in Response(status: .ok, headers: ["ETag": "\"v1\"", "Cache-Control": "public, max-age=60"], body: Array("data".utf8)) }
+        }
+        let fresh = try app.test(.GET, "/tagged", headers: ["If-None-Match": "\"v0\", W/\"v1\""])
+        #expect(fresh.status == .notModified)
+        #expect(fresh.body.isEmpty)
+        #expect(fresh.headers.first(name: "ETag") == "\"v1\"")
+        #expect(fresh.headers.first(name: "Cache-Control") == "public, max-age=60")
+        let stale = try app.test(.GET, "/tagged", headers: ["If-None-Match": "\"v0\""])
+        #expect(stale.status == .ok)
+        #expect(stale.bodyString == "data")
+    }
+
+    @Test func requestLoggingWritesOneLineWithTheRoutePattern() throws {
+        let sink = LogSink.inMemory()
+        let logger = Logger(label: "http", level: .info, sink: sink)
+        let app = Application(environment: .testing, logger: logger)
+        app.middleware = [RequestLoggingMiddleware(logger: logger), ErrorMiddleware(revealDetails: false, logger: logger)]
+        app.get("items", ":id") { _ in "x" }
+        try app.test(.GET, "/items/5", peer: "10.1.2.3")
+        try app.test(.GET, "/nowhere")
+        #expect(sink.lines.count == 2)
+        #expect(sink.lines[0].contains("10.1.2.3 GET /items/:id 200"))
+        #expect(sink.lines[1].contains("GET /nowhere 404"))
+    }
+
+    @Test func corsPreflightIsAnswered() throws {
+        let app = makeTestApp { $0.middleware.append(CORSMiddleware()) }
+        let res = try app.test(.OPTIONS, "/hello", headers: ["Origin": "https://example.com", "Access-Control-Request-Method": "GET"])
+        #expect(res.status == .noContent)
+        #expect(res.headers.first(name: "Access-Control-Allow-Origin") == "*")
+        let plain = try app.test(.GET, "/hello", headers: ["Origin": "https://example.com"])
+        #expect(plain.headers.first(name: "Access-Control-Allow-Origin") == "*")
+    }
+}
+
+@Suite struct FileMiddlewareTests {
+    let root: String
+
+    init() throws {
+        root = NSTemporaryDirectory() + "petty-public-\(UUID().uuidString)"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/css", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/.well-known", withIntermediateDirectories: true)
+        try "<h1>home</h1>".write(toFile: root + "/index.html", atomically: true, encoding: .utf8)
+        try "body{}".write(toFile: root + "/css/site.css", atomically: true, encoding: .utf8)
+        try "{}".write(toFile: root + "/.well-known/apple-app-site-association", atomically: true, encoding: .utf8)
+        try "secret".write(toFile: root + "/.env", atomically: true, encoding: .utf8)
+        try "outside".write(toFile: root + "-outside.txt", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: root + "-outside.txt")
+    }
+
+    func app() -> Application {
+        let root = root
+        return makeTestApp { app in
+            app.middleware.append(ConditionalRequestMiddleware())
+            app.middleware.append(FileMiddleware(publicDirectory: root))
+        }
+    }
+
+    @Test func servesFilesWithTypesAndValidators() throws {
+        let app = app()
+        let css = try app.test(.GET, "/css/site.css")
+        #expect(css.status == .ok)
+        #expect(css.bodyString == "body{}")
+        #expect(css.headers.first(name: "Content-Type") == "text/css; charset=utf-8")
+        let etag = try #require(css.headers.first(name: "ETag"))
+        #expect(css.headers.first(name: "Last-Modified") != nil)
+        #expect(try app.test(.GET, "/css/site.css", headers: ["If-None-Match": etag]).status == .notModified)
+        #expect(try app.test(.GET, "/").bodyString == "<h1>home</h1>")
+    }
+
+    @Test func appleAppSiteAssociationIsJSON() throws {
+        let res = try app().test(.GET, "/.well-known/apple-app-site-association")
+        #expect(res.status == .ok)
+        #expect(res.headers.first(name: "Content-Type") == "application/json")
+    }
+
+    @Test func routesWinOverFiles() throws {
+        #expect(try app().test(.GET, "/hello").bodyString == "hello")
+    }
+
+    @Test(arguments: [
+        "/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/css%2F..%2F..%2Fetc%2Fpasswd", "/.env",
+        "/escape.txt", "/css/..%5C..%5Cetc", "/%2e%2e%2fpetty-outside.txt",
+    ])
+    func nothingOutsideThePublicDirectoryIsReachable(path: String) throws {
+        let res = try app().test(.GET, path)
+        #expect(res.status != .ok)
+        #expect(!res.bodyString.contains("outside"))
+        #expect(!res.bodyString.contains("secret"))
+        #expect(!res.bodyString.contains("root:"))
+    }
+
+    @Test func onlyGetAndHeadServeFiles() throws {
+        #expect(try app().test(.POST, "/css/site.css").status == .notFound)
+    }
+}
