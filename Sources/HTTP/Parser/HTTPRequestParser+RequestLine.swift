@@ -1,0 +1,201 @@
+/// The request line: `method SP request-target SP HTTP-version` (RFC 9112 §3).
+extension HTTPRequestParser {
+    struct RequestLine {
+        var method: HTTPMethod
+        var target: Range<Int>
+        var path: (segments: [String], hasTrailingSlash: Bool)
+        var query: Range<Int>?
+        var version: HTTPVersion
+    }
+
+    /// Skips empty lines before the request line (§2.2 allows ignoring at least one); returns where it starts.
+    /// Bounded by the request-line limit so a stream of CRLFs cannot be buffered forever.
+    func skipLeadingEmptyLines(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Int? {
+        var index = 0
+        while index < buffer.count {
+            switch buffer[index] {
+            case ASCII.lf:
+                index += 1
+            case ASCII.cr:
+                guard index + 1 < buffer.count else { return nil }
+                // §2.2: a CR not followed by LF is invalid.
+                guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
+                index += 2
+            default:
+                return index
+            }
+            if index > limits.maxRequestLineBytes {
+                throw HTTPParseError(.badRequest, "too many empty lines before the request line")
+            }
+        }
+        return nil
+    }
+
+    /// Finds the end of the request line. Fails with 414 as soon as more than `maxRequestLineBytes`
+    /// arrive without a line end, instead of buffering on.
+    func findRequestLine(
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int
+    ) throws(HTTPParseError) -> (content: Range<Int>, next: Int)? {
+        let limit = limits.maxRequestLineBytes
+        var index = start
+        while index < buffer.count {
+            let byte = buffer[index]
+            if byte == ASCII.lf {
+                // §2.2: a bare LF may be accepted as the line terminator.
+                return (start..<index, index + 1)
+            }
+            if byte == ASCII.cr {
+                guard index + 1 < buffer.count else { return nil }
+                guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
+                return (start..<index, index + 2)
+            }
+            if index - start >= limit { throw HTTPParseError(.uriTooLong, "request line too long") }
+            index += 1
+        }
+        return nil
+    }
+
+    func parseRequestLine(_ buffer: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) throws(HTTPParseError) -> RequestLine {
+        // §3: method is a token, then exactly one SP.
+        var index = line.lowerBound
+        while index < line.upperBound, ASCII.isTchar(buffer[index]) { index += 1 }
+        guard index > line.lowerBound, index < line.upperBound, buffer[index] == ASCII.space else {
+            throw HTTPParseError(.badRequest, "invalid method")
+        }
+        let methodRange = line.lowerBound..<index
+
+        // §3.2: the target is visible ASCII up to the next SP; a fragment is never sent (RFC 9110 §7.1).
+        let targetStart = index + 1
+        index = targetStart
+        while index < line.upperBound, ASCII.isVisible(buffer[index]), buffer[index] != ASCII.hash { index += 1 }
+        if index < line.upperBound, buffer[index] == ASCII.hash {
+            throw HTTPParseError(.badRequest, "fragment in request target")
+        }
+        guard index > targetStart, index < line.upperBound, buffer[index] == ASCII.space else {
+            throw HTTPParseError(.badRequest, "invalid request target")
+        }
+        let target = targetStart..<index
+
+        let version = try parseVersion(buffer, index + 1..<line.upperBound)
+        let method = Self.method(buffer, methodRange)
+        let form = try TargetForm(buffer, target, method: method)
+        var path: (segments: [String], hasTrailingSlash: Bool) = ([], false)
+        if let pathRange = form.path { path = try PathNormalizer.normalize(buffer, pathRange) }
+        return RequestLine(method: method, target: target, path: path, query: form.query, version: version)
+    }
+
+    /// §2.3: `HTTP/` DIGIT `.` DIGIT, case-sensitive. 1.0 and 1.1 are served; any other well-formed version is 505.
+    func parseVersion(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(HTTPParseError) -> HTTPVersion {
+        let start = range.lowerBound
+        guard range.count == 8, buffer.hasBytes(at: start, "HTTP/"),
+              let major = ASCII.digitValue(buffer[start + 5]), buffer[start + 6] == ASCII.dot,
+              let minor = ASCII.digitValue(buffer[start + 7])
+        else { throw HTTPParseError(.badRequest, "malformed HTTP version") }
+        guard major == 1, minor <= 1 else {
+            throw HTTPParseError(.httpVersionNotSupported, "HTTP version not supported")
+        }
+        return minor == 1 ? .http1_1 : .http1_0
+    }
+
+    /// Maps the common methods without building a String; anything else becomes `.other`.
+    static func method(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> HTTPMethod {
+        let start = range.lowerBound
+        switch range.count {
+        case 3:
+            if buffer.hasBytes(at: start, "GET") { return .GET }
+            if buffer.hasBytes(at: start, "PUT") { return .PUT }
+        case 4:
+            if buffer.hasBytes(at: start, "POST") { return .POST }
+            if buffer.hasBytes(at: start, "HEAD") { return .HEAD }
+        case 5:
+            if buffer.hasBytes(at: start, "PATCH") { return .PATCH }
+        case 6:
+            if buffer.hasBytes(at: start, "DELETE") { return .DELETE }
+        case 7:
+            if buffer.hasBytes(at: start, "OPTIONS") { return .OPTIONS }
+        default:
+            break
+        }
+        return HTTPMethod(token: buffer.string(range))
+    }
+}
+
+/// The four request-target forms (RFC 9112 §3.2), reduced to the path and query ranges we route on.
+struct TargetForm {
+    /// The raw path (starts with `/`); nil for `*`, authority-form and an absolute-form without a path.
+    var path: Range<Int>?
+    var query: Range<Int>?
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, _ target: Range<Int>, method: HTTPMethod) throws(HTTPParseError) {
+        let first = buffer[target.lowerBound]
+        if method == .CONNECT {
+            // §3.2.3: CONNECT takes authority-form only: host ":" port.
+            try Self.checkAuthority(buffer, target, requirePort: true)
+            return
+        }
+        if first == ASCII.slash {
+            // §3.2.1 origin-form: absolute-path [ "?" query ].
+            (path, query) = Self.pathAndQuery(buffer, target)
+        } else if first == ASCII.asterisk {
+            // §3.2.4 asterisk-form: only `*`, only for OPTIONS.
+            guard target.count == 1, method == .OPTIONS else {
+                throw HTTPParseError(.badRequest, "asterisk-form target is only valid for OPTIONS")
+            }
+        } else if let authorityStart = Self.schemeEnd(buffer, target) {
+            // §3.2.2 absolute-form: route on its path and query (the Host header is still required for 1.1).
+            var index = authorityStart
+            while index < target.upperBound, buffer[index] != ASCII.slash, buffer[index] != ASCII.question {
+                index += 1
+            }
+            try Self.checkAuthority(buffer, authorityStart..<index, requirePort: false)
+            (path, query) = Self.pathAndQuery(buffer, index..<target.upperBound)
+        } else {
+            throw HTTPParseError(.badRequest, "invalid request target")
+        }
+    }
+
+    /// Splits `[ absolute-path ] [ "?" query ]` at the first `?`.
+    private static func pathAndQuery(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
+    ) -> (path: Range<Int>?, query: Range<Int>?) {
+        var index = range.lowerBound
+        while index < range.upperBound, buffer[index] != ASCII.question { index += 1 }
+        return (index > range.lowerBound ? range.lowerBound..<index : nil,
+                index < range.upperBound ? index + 1..<range.upperBound : nil)
+    }
+
+    /// Where the authority starts when the target begins with `http://` or `https://` (scheme is case-insensitive).
+    private static func schemeEnd(_ buffer: UnsafeBufferPointer<UInt8>, _ target: Range<Int>) -> Int? {
+        let start = target.lowerBound
+        for length in 4...5 {
+            let end = start + length
+            guard end + 3 <= target.upperBound, buffer.hasBytes(at: end, "://") else { continue }
+            let scheme = start..<end
+            if length == 4 ? buffer.equalsToken(scheme, "http") : buffer.equalsToken(scheme, "https") {
+                return end + 3
+            }
+        }
+        return nil
+    }
+
+    /// A non-empty authority without userinfo (RFC 9110 §4.2.4); with `requirePort`, ends in `:` DIGITs.
+    private static func checkAuthority(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, requirePort: Bool
+    ) throws(HTTPParseError) {
+        guard !range.isEmpty else { throw HTTPParseError(.badRequest, "empty authority in request target") }
+        var colon: Int?
+        for index in range {
+            switch buffer[index] {
+            case ASCII.at: throw HTTPParseError(.badRequest, "userinfo in request target")
+            case ASCII.slash, ASCII.question:
+                throw HTTPParseError(.badRequest, "invalid authority-form target")
+            case ASCII.colon: colon = index
+            default: break
+            }
+        }
+        guard requirePort else { return }
+        guard let colon, colon > range.lowerBound, colon + 1 < range.upperBound,
+              (colon + 1..<range.upperBound).allSatisfy({ ASCII.digitValue(buffer[$0]) != nil })
+        else { throw HTTPParseError(.badRequest, "invalid authority-form target") }
+    }
+}
