@@ -21,7 +21,7 @@ extension HTTPRequestParser {
         // Field-line bytes may only occupy start..<scanEnd; `limited` says the limit, not the data, ends it.
         let limited = count - start >= limits.maxHeaderBytes
         let scanEnd = limited ? start + limits.maxHeaderBytes : count
-        let tooLarge = HTTPParseError(.requestHeaderFieldsTooLarge, "header section too large")
+        var tooLarge: HTTPParseError { HTTPParseError(.requestHeaderFieldsTooLarge, "header section too large") }
 
         var section = FieldSection(end: start, fields: [], framing: FramingFields())
         if !isTrailer { section.fields.reserveCapacity(16) }

@@ -29,26 +29,36 @@ enum PathNormalizer {
                 endsInSlash = true
                 continue
             }
-            let decoded: String
+            if segments.capacity == 0 { segments.reserveCapacity(4) }
             if hasPercent {
-                decoded = try percentDecoded(buffer, segment)
                 hasPercent = false
+                let decoded = try percentDecoded(buffer, segment)
+                try decoded.withUnsafeBufferPointer { (bytes) throws(HTTPParseError) in
+                    try apply(bytes, 0..<bytes.count, to: &segments, endsInSlash: &endsInSlash)
+                }
             } else {
                 // Target bytes are visible ASCII (checked by the request line), so already valid UTF-8.
-                decoded = buffer.string(segment)
-            }
-            switch decoded {
-            case ".":
-                endsInSlash = true
-            case "..":
-                if !segments.isEmpty { segments.removeLast() }
-                endsInSlash = true
-            default:
-                segments.append(decoded)
-                endsInSlash = false
+                try apply(buffer, segment, to: &segments, endsInSlash: &endsInSlash)
             }
         }
         return (segments, endsInSlash && !segments.isEmpty)
+    }
+
+    /// RFC 3986 §5.2.4 for one decoded segment: `.` is dropped, `..` drops the previous segment (never above root).
+    private static func apply(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to segments: inout [String], endsInSlash: inout Bool
+    ) throws(HTTPParseError) {
+        let dots = range.count <= 2 && range.allSatisfy { bytes[$0] == ASCII.dot } ? range.count : 0
+        switch dots {
+        case 1:
+            endsInSlash = true
+        case 2:
+            if !segments.isEmpty { segments.removeLast() }
+            endsInSlash = true
+        default:
+            segments.append(bytes.string(range))
+            endsInSlash = false
+        }
     }
 
     /// Normalises a path given as a String (tests, tools). Same rules as the parser's path.
@@ -64,7 +74,7 @@ enum PathNormalizer {
     }
 
     /// RFC 3986 §2.1: `%` HEXDIG HEXDIG; the result must be UTF-8 and contain no NUL.
-    private static func percentDecoded(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(HTTPParseError) -> String {
+    private static func percentDecoded(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(HTTPParseError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(range.count)
         var index = range.lowerBound
@@ -83,8 +93,9 @@ enum PathNormalizer {
             bytes.append(byte)
         }
         // Decoding replaces invalid sequences with U+FFFD, so the bytes round-trip only when they were UTF-8.
-        let string = String(decoding: bytes, as: UTF8.self)
-        guard string.utf8.elementsEqual(bytes) else { throw HTTPParseError(.badRequest, "path is not valid UTF-8") }
-        return string
+        guard String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes) else {
+            throw HTTPParseError(.badRequest, "path is not valid UTF-8")
+        }
+        return bytes
     }
 }
