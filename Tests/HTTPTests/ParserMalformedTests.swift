@@ -61,11 +61,15 @@ struct ParserMalformedTests {
         .init("empty chunk size", chunkedHead + "\r\nabc\r\n0\r\n\r\n", 400),
         .init("chunk size followed by whitespace only", chunkedHead + "3 \r\nabc\r\n0\r\n\r\n", 400),
         .init("chunk data not followed by CRLF", chunkedHead + "3\r\nabcd\r\n0\r\n\r\n", 400),
+        .init("chunk data followed by a byte and LF", chunkedHead + "3\r\nabcx\n0\r\n\r\n", 400),
+        .init("chunk data followed by a bare LF", chunkedHead + "3\r\nabc\n0\r\n\r\n", 400),
         .init("chunk data followed by CR and garbage", chunkedHead + "3\r\nabc\rx0\r\n\r\n", 400),
         .init("chunk size line ending in a bare LF", chunkedHead + "3\nabc\r\n0\r\n\r\n", 400),
         .init("chunk extension with a control character", chunkedHead + "3;a=\u{01}\r\nabc\r\n0\r\n\r\n", 400),
         .init("chunk extension longer than its bound", chunkedHead + "3;" + String(repeating: "e", count: 1100) + "\r\nabc\r\n0\r\n\r\n", 400),
         .init("obs-fold in a trailer", chunkedHead + "0\r\nX-T: a\r\n b\r\n\r\n", 400),
+        .init("trailer line ending in a bare LF", chunkedHead + "0\r\nX-T: a\n\r\n", 400),
+        .init("trailer section ending in a bare LF", chunkedHead + "0\r\n\n", 400),
         .init("trailer without a colon", chunkedHead + "0\r\nX-T\r\n\r\n", 400),
         // Field lines (§5).
         .init("obs-fold continuation line", withHeader("X-A: one\r\n two"), 400),
@@ -122,6 +126,15 @@ struct ParserMalformedTests {
     @Test("A malformed request fails with its status", arguments: cases)
     func rejects(_ malformed: MalformedCase) {
         #expect(parse(malformed.bytes).status == malformed.status)
+    }
+
+    @Test("Obs-fold is named as such, not mistaken for a bad field name")
+    func obsFoldReason() {
+        guard case .failure(let error) = parse("GET / HTTP/1.1\r\nHost: a\r\nX-A: one\r\n\ttwo\r\n\r\n") else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error == HTTPParseError(.badRequest, "obsolete line folding"))
     }
 
     @Test("The table covers enough hostile requests")
