@@ -37,6 +37,7 @@ struct ParserLimitTests {
         #expect(parse(atLimit).isNeedMore)
         #expect(parse(atLimit + "a").status == 414)
         #expect(parse(atLimit + "\r").isNeedMore)
+        #expect(parse(String(repeating: "A", count: 40_000)).status == 414)
     }
 
     @Test("Endless empty lines before the request line are refused")

@@ -128,6 +128,13 @@ struct ParserMalformedTests {
         #expect(parse(malformed.bytes).status == malformed.status)
     }
 
+    @Test("Binary noise such as a TLS ClientHello is refused from its first bytes")
+    func binaryNoiseFailsEarly() {
+        #expect(parse([0x16, 0x03, 0x01, 0x02, 0x00, 0x01]).status == 400)
+        #expect(parse("GE\u{01}").status == 400)
+        #expect(parse("GE").isNeedMore)
+    }
+
     @Test("Obs-fold is named as such, not mistaken for a bad field name")
     func obsFoldReason() {
         guard case .failure(let error) = parse("GET / HTTP/1.1\r\nHost: a\r\nX-A: one\r\n\ttwo\r\n\r\n") else {

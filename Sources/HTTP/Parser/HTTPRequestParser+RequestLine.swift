@@ -32,12 +32,17 @@ extension HTTPRequestParser {
     }
 
     /// Finds the end of the request line. Fails with 414 as soon as more than `maxRequestLineBytes`
-    /// arrive without a line end, instead of buffering on.
+    /// arrive without a line end, instead of buffering on; and with 400 as soon as the method holds a
+    /// non-token byte, so binary noise (a TLS ClientHello, say) is refused without waiting for a line end.
     func findRequestLine(
         _ buffer: UnsafeBufferPointer<UInt8>, from start: Int
     ) throws(HTTPParseError) -> (content: Range<Int>, next: Int)? {
         let limit = limits.maxRequestLineBytes
         var index = start
+        while index < buffer.count, index - start < limit, ASCII.isTchar(buffer[index]) { index += 1 }
+        if index < buffer.count, index - start < limit, buffer[index] != ASCII.space, buffer[index] != ASCII.cr, buffer[index] != ASCII.lf {
+            throw HTTPParseError(.badRequest, "invalid method")
+        }
         while index < buffer.count {
             let byte = buffer[index]
             if byte == ASCII.lf {
