@@ -1,0 +1,71 @@
+/// The chunked transfer coding (RFC 9112 §7.1):
+/// `*( chunk-size [ chunk-ext ] CRLF chunk-data CRLF ) "0" [ chunk-ext ] CRLF trailer-section CRLF`.
+extension HTTPRequestParser {
+    /// Longest chunk-size line (size digits and extensions), and all extension bytes of one body.
+    /// Extensions are ignored, so they only need to be bounded.
+    static let maxChunkLineBytes = 1024
+    static let maxChunkExtensionBytes = 16 * 1024
+
+    /// Walks the chunked body starting at `start`. Returns where the message ends and the decoded size,
+    /// or nil while incomplete; with `collect`, appends the chunk data to `body` as it goes.
+    /// Chunk framing is strict: CRLF only (a bare LF here would let a proxy and us disagree on framing).
+    func scanChunkedBody(
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, into body: inout [UInt8], collect: Bool
+    ) throws(HTTPParseError) -> (end: Int, size: Int)? {
+        let count = buffer.count
+        var index = start
+        var total = 0
+        var extensionBytes = 0
+        while true {
+            // chunk-size = 1*HEXDIG; no sign, no `0x`, no spaces before it.
+            let lineStart = index
+            var size = 0
+            while index < count, let digit = ASCII.hexValue(buffer[index]) {
+                // 413 as soon as the size outgrows what is left of the budget (this also rules out overflow).
+                guard size <= Int.max >> 4 else { throw HTTPParseError(.payloadTooLarge, "body too large") }
+                size = size << 4 | digit
+                if size > limits.maxBodyBytes - total { throw HTTPParseError(.payloadTooLarge, "body too large") }
+                index += 1
+                if index - lineStart > Self.maxChunkLineBytes {
+                    throw HTTPParseError(.badRequest, "chunk size line too long")
+                }
+            }
+            guard index < count else { return nil }
+            guard index > lineStart else { throw HTTPParseError(.badRequest, "invalid chunk size") }
+
+            // chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): skipped, but it must start with `;`
+            // (after optional BWS) and hold no control characters.
+            let extensionStart = index
+            while index < count, ASCII.isWhitespace(buffer[index]) { index += 1 }
+            if index < count, index > extensionStart || buffer[index] != ASCII.cr {
+                guard buffer[index] == ASCII.semicolon else { throw HTTPParseError(.badRequest, "invalid chunk size") }
+                while index < count, ASCII.isFieldValueByte(buffer[index]) { index += 1 }
+            }
+            extensionBytes += index - extensionStart
+            if index - lineStart > Self.maxChunkLineBytes || extensionBytes > Self.maxChunkExtensionBytes {
+                throw HTTPParseError(.badRequest, "chunk extensions too long")
+            }
+            guard index + 1 < count else { return nil }
+            guard buffer[index] == ASCII.cr, buffer[index + 1] == ASCII.lf else {
+                throw HTTPParseError(.badRequest, "chunk size line must end in CRLF")
+            }
+            index += 2
+
+            if size == 0 {
+                // last-chunk, then the trailer section (same grammar and limits as headers), then CRLF.
+                guard let trailers = try scanFieldSection(buffer, from: index, isTrailer: true) else { return nil }
+                return (trailers.end, total)
+            }
+
+            // chunk-data, then CRLF. Check the CRLF bytes as soon as they arrive.
+            let dataEnd = index + size
+            if dataEnd < count, buffer[dataEnd] != ASCII.cr || dataEnd + 1 < count && buffer[dataEnd + 1] != ASCII.lf {
+                throw HTTPParseError(.badRequest, "chunk data must be followed by CRLF")
+            }
+            guard dataEnd + 2 <= count else { return nil }
+            if collect { body.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index..<dataEnd])) }
+            total += size
+            index = dataEnd + 2
+        }
+    }
+}

@@ -1,0 +1,149 @@
+/// The field section: `*( field-line CRLF ) CRLF` (RFC 9112 §5), used for headers and for chunked trailers.
+extension HTTPRequestParser {
+    struct FieldSection {
+        /// Index just past the empty line that ends the section.
+        var end: Int
+        /// The fields in arrival order (headers only; trailers are validated, then discarded).
+        var fields: [(String, String)]
+        var framing: FramingFields
+    }
+
+    /// Scans one field section starting at `start`; nil until its empty line has arrived.
+    ///
+    /// Limits are checked as bytes arrive: more than `maxHeaderCount` fields or a field byte beyond
+    /// `maxHeaderBytes` (all field lines with their line ends) is 431 at once, so a header without
+    /// an end is never buffered past the limit. Trailers (`isTrailer`) follow §7.1.2: same grammar and
+    /// limits, strict CRLF, no Strings built, framing fields ignored.
+    func scanFieldSection(
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, isTrailer: Bool
+    ) throws(HTTPParseError) -> FieldSection? {
+        let count = buffer.count
+        // Field-line bytes may only occupy start..<scanEnd; `limited` says the limit, not the data, ends it.
+        let limited = count - start >= limits.maxHeaderBytes
+        let scanEnd = limited ? start + limits.maxHeaderBytes : count
+        var tooLarge: HTTPParseError { HTTPParseError(.requestHeaderFieldsTooLarge, "header section too large") }
+
+        var section = FieldSection(end: start, fields: [], framing: FramingFields())
+        if !isTrailer { section.fields.reserveCapacity(16) }
+        var fieldCount = 0
+        var index = start
+        while true {
+            guard index < count else { return nil }
+            let first = buffer[index]
+            if first == ASCII.cr {
+                guard index + 1 < count else { return nil }
+                guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
+                section.end = index + 2
+                return section
+            }
+            if first == ASCII.lf {
+                // §2.2: a bare LF may end a line of the head; chunked framing stays strict.
+                guard !isTrailer else { throw HTTPParseError(.badRequest, "bare LF in trailer section") }
+                section.end = index + 1
+                return section
+            }
+            // §5.2: obs-fold (a line starting with whitespace) must be rejected outside message/http.
+            if ASCII.isWhitespace(first) { throw HTTPParseError(.badRequest, "obsolete line folding") }
+            if fieldCount == limits.maxHeaderCount {
+                throw HTTPParseError(.requestHeaderFieldsTooLarge, "too many header fields")
+            }
+            // index < count here, so only the limit can end the scan.
+            if index >= scanEnd { throw tooLarge }
+
+            // field-name = token, then ":" with no whitespace before it (§5.1).
+            let nameStart = index
+            while index < scanEnd, ASCII.isTchar(buffer[index]) { index += 1 }
+            guard index < scanEnd else { if limited { throw tooLarge } else { return nil } }
+            let nameEnd = index
+            guard buffer[index] == ASCII.colon else {
+                if ASCII.isWhitespace(buffer[index]) {
+                    throw HTTPParseError(.badRequest, "whitespace between field name and colon")
+                }
+                if buffer[index] == ASCII.cr || buffer[index] == ASCII.lf {
+                    throw HTTPParseError(.badRequest, "field line without colon")
+                }
+                throw HTTPParseError(.badRequest, "invalid character in field name")
+            }
+            guard nameEnd > nameStart else { throw HTTPParseError(.badRequest, "empty field name") }
+            index += 1
+
+            // field-value: no CTLs but HTAB, no DEL (RFC 9110 §5.5); then CRLF, or a bare LF in the head.
+            let valueStart = index
+            while index < scanEnd, ASCII.isFieldValueByte(buffer[index]) { index += 1 }
+            guard index < scanEnd else { if limited { throw tooLarge } else { return nil } }
+            let lineEnd = index
+            switch buffer[index] {
+            case ASCII.cr:
+                guard index + 1 < scanEnd else { if limited { throw tooLarge } else { return nil } }
+                guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
+                index += 2
+            case ASCII.lf where !isTrailer:
+                index += 1
+            default:
+                throw HTTPParseError(.badRequest, "invalid character in field value")
+            }
+            fieldCount += 1
+            if isTrailer { continue }
+
+            // §5.1: OWS around the value is not part of it.
+            var trimmedStart = valueStart, trimmedEnd = lineEnd
+            while trimmedStart < trimmedEnd, ASCII.isWhitespace(buffer[trimmedStart]) { trimmedStart += 1 }
+            while trimmedEnd > trimmedStart, ASCII.isWhitespace(buffer[trimmedEnd - 1]) { trimmedEnd -= 1 }
+            let name = nameStart..<nameEnd, value = trimmedStart..<trimmedEnd
+            try noteFraming(buffer, name: name, value: value, into: &section.framing)
+            section.fields.append((buffer.string(name), buffer.string(value)))
+        }
+    }
+
+    /// Records Host, Content-Length and Transfer-Encoding as the fields go by (no Strings, no second pass).
+    private func noteFraming(
+        _ buffer: UnsafeBufferPointer<UInt8>, name: Range<Int>, value: Range<Int>, into framing: inout FramingFields
+    ) throws(HTTPParseError) {
+        switch name.count {
+        case 4 where buffer.equalsToken(name, "host"):
+            framing.hostCount += 1
+        case 14 where buffer.equalsToken(name, "content-length"):
+            let length = try Self.contentLength(buffer, value)
+            // §6.3: several Content-Length values are only acceptable when they are all the same.
+            if let previous = framing.contentLength, previous != length {
+                throw HTTPParseError(.badRequest, "conflicting Content-Length values")
+            }
+            framing.contentLength = length
+        case 17 where buffer.equalsToken(name, "transfer-encoding"):
+            var codings = framing.transferEncoding ?? TransferCodings()
+            Self.countCodings(buffer, value, into: &codings)
+            framing.transferEncoding = codings
+        default:
+            break
+        }
+    }
+
+    /// §8.6: Content-Length = 1*DIGIT. No sign, no inner spaces, no list. Saturates at `Int.max` (then 413).
+    static func contentLength(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) throws(HTTPParseError) -> Int {
+        guard !value.isEmpty else { throw HTTPParseError(.badRequest, "empty Content-Length") }
+        var length = 0
+        for index in value {
+            guard let digit = ASCII.digitValue(buffer[index]) else {
+                throw HTTPParseError(.badRequest, "invalid Content-Length")
+            }
+            length = length > (Int.max - 9) / 10 ? Int.max : length * 10 + digit
+        }
+        return length
+    }
+
+    /// Counts the codings of a Transfer-Encoding list (§6.1); empty list elements are ignored (RFC 9110 §5.6.1).
+    static func countCodings(_ buffer: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, into codings: inout TransferCodings) {
+        var elementStart = value.lowerBound
+        while elementStart <= value.upperBound {
+            var elementEnd = elementStart
+            while elementEnd < value.upperBound, buffer[elementEnd] != ASCII.comma { elementEnd += 1 }
+            var start = elementStart, end = elementEnd
+            while start < end, ASCII.isWhitespace(buffer[start]) { start += 1 }
+            while end > start, ASCII.isWhitespace(buffer[end - 1]) { end -= 1 }
+            if start < end {
+                if buffer.equalsToken(start..<end, "chunked") { codings.chunked += 1 } else { codings.others += 1 }
+            }
+            elementStart = elementEnd + 1
+        }
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct HTTPTestsPlaceholder {
-    @Test func moduleBuilds() { #expect(Bool(true)) }
-}
