@@ -62,7 +62,7 @@ struct MergeBuilder {
                     replacesTomorrow
                     ? input.tomorrow[key]?[fuel].map { TomorrowPrice(price: $0.price, day: $0.day) }
                     : previous?.tomorrow
-                if tomorrow != nil { tomorrowCount += 1 }
+                if replacesTomorrow && tomorrow != nil { tomorrowCount += 1 }
                 prices.append(StationPrice(fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: tomorrow))
             }
             if let before { pricesRemoved += before.prices.lazy.filter { incoming[$0.fuel] == nil }.count }

@@ -24,9 +24,9 @@ public struct MergeReport: Hashable, Sendable {
     public var rejectedOutliers = 0
     /// Prices for stations neither in the update nor already known, or of another provider.
     public var orphanPrices = 0
-    /// Tomorrow prices now attached to a station's price.
+    /// Tomorrow prices from this update attached to a station's price.
     public var tomorrowPrices = 0
-    /// States whose stations changed; their trend points are recomputed.
+    /// States of the provider's stations, before and after; their trend points are recomputed.
     public var affectedStates: Set<AustralianState> = []
 
     public init(provider: ProviderID, source: DataSource, isDelta: Bool, outcome: Outcome) {
