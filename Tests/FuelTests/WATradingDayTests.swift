@@ -119,3 +119,20 @@ import Testing
         #expect(points.first?.min == PriceTenths(tenths: 1_650))
     }
 }
+
+@Suite struct TomorrowBoardIndexTests {
+    @Test func theIndexBoardMatchesTheSnapshotBoard() {
+        let afternoon = Fixture.date("2026-01-15T07:00:00Z")
+        let nsw = Fixture.merge(Fixture.update(.nsw, count: 2))
+        let wa = Fixture.merge(
+            Fixture.update(.wa, count: 2, state: .WA), into: nsw.snapshot, registry: nsw.registry, at: afternoon)
+        let tomorrow = ProviderUpdate(
+            provider: .wa, stations: [], prices: [],
+            tomorrow: [TomorrowPriceRecord(station: Fixture.key(.wa, "2"), fuel: .U91, price: PriceTenths(tenths: 1_500), day: "2026-01-16")],
+            asOf: afternoon)
+        let snapshot = Fixture.merge(tomorrow, into: wa.snapshot, registry: wa.registry, at: afternoon).snapshot
+        let board = FuelIndex(snapshot: snapshot).tomorrowBoard(now: afternoon)
+        #expect(board == TomorrowBoard(snapshot: snapshot, now: afternoon))
+        #expect(board.comparisons.map(\.station) == [4])
+    }
+}

@@ -5,7 +5,7 @@ public struct StationEntry: Hashable, Codable, Sendable {
 
     public init(station: Station, prices: [StationPrice]) {
         self.station = station
-        self.prices = prices.sorted { $0.fuel < $1.fuel }
+        self.prices = prices.sorted { $0.fuel.ordinal < $1.fuel.ordinal }
     }
 
     public var id: StationID { station.id }

@@ -1,7 +1,7 @@
 /// One station in a query result.
 public struct StationMatch: Hashable, Sendable {
     public var entry: StationEntry
-    /// km from the query's `near`, when it had one.
+    /// km from the query's `near`, when it had one (and the station has valid coordinates).
     public var distanceKm: Double?
     /// The price of the query's fuel, when it had one.
     public var price: StationPrice?
@@ -18,85 +18,87 @@ public struct StationPage: Hashable, Sendable {
 }
 
 extension FuelIndex {
-    /// Runs a query: candidates come from the narrowest index (ids, grid, state list), then filters,
-    /// sort and page apply. Pure; cost follows the candidate count, not the station count.
+    /// A candidate while filtering and sorting: plain numbers only, so sorting thousands is cheap.
+    private struct Candidate {
+        var slot: Int
+        /// Position in the requested `ids`, else the slot.
+        var order: Int
+        /// +infinity when unknown.
+        var distance: Double
+        var price: Int
+    }
+
+    /// Runs a query: candidates come from the narrowest index (ids, grid, box, state list), then filters,
+    /// sort and page apply. Pure. Filtering reads per-slot tables (state, brand number, price per fuel),
+    /// never the station records; only the returned page is materialised.
     public func stations(matching query: StationQuery) throws(QueryError) -> StationPage {
         try query.validate()
         let entries = snapshot.entries
-        let brand = query.brand.map(StationQuery.fold)
-
-        struct Candidate {
-            var slot: Int
-            var distance: Double?
-            var order: Int
+        var brandNumber: Int32?
+        if let brand = query.brand {
+            guard let number = brandNumbersByKey[StationQuery.fold(brand)] else {
+                return StationPage(total: 0, limit: query.limit, offset: query.offset, matches: [])
+            }
+            brandNumber = number
         }
+        let stateOrdinal = query.state.map { UInt8($0.ordinal) }
+        let fuelBase = query.fuel.map { $0.ordinal * entries.count }
+
         var candidates: [Candidate] = []
+        func add(_ slot: Int, order: Int, distance: Double = .infinity) {
+            if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
+            if let brandNumber, brandNumbers[slot] != brandNumber { return }
+            var price = 0
+            if let fuelBase {
+                price = Int(priceTable[fuelBase + slot])
+                if price < 0 { return }
+            }
+            var distance = distance
+            if let near = query.near, distance == .infinity {
+                let location = entries[slot].station.location
+                if location.isValid { distance = near.distanceKm(to: location) }
+                if let radius = query.radiusKm, !(distance <= radius) { return }
+            }
+            if let bbox = query.bbox, !bbox.contains(entries[slot].station.location) { return }
+            candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price))
+        }
 
         if let ids = query.ids {
             var seen = Set<Int>()
             for id in ids {
                 guard let slot = snapshot.slot(of: id), seen.insert(slot).inserted else { continue }
-                candidates.append(Candidate(slot: slot, distance: nil, order: candidates.count))
+                add(slot, order: seen.count)
             }
         } else if let near = query.near, let radius = query.radiusKm {
-            candidates = spatial.near(near, radiusKm: radius).map { Candidate(slot: $0.slot, distance: $0.distanceKm, order: $0.slot) }
+            for hit in spatial.near(near, radiusKm: radius) { add(hit.slot, order: hit.slot, distance: hit.distanceKm) }
         } else if let bbox = query.bbox {
-            candidates = spatial.within(bbox).map { Candidate(slot: $0, distance: nil, order: $0) }
+            for slot in spatial.within(bbox) { add(slot, order: slot) }
         } else if let state = query.state {
-            candidates = slots(in: state).map { Candidate(slot: $0, distance: nil, order: $0) }
+            for slot in slots(in: state) { add(slot, order: slot) }
         } else {
-            candidates = entries.indices.map { Candidate(slot: $0, distance: nil, order: $0) }
+            for slot in entries.indices { add(slot, order: slot) }
         }
 
-        var matches: [(candidate: Candidate, price: StationPrice?)] = []
-        matches.reserveCapacity(candidates.count)
-        for var candidate in candidates {
-            let entry = entries[candidate.slot]
-            let station = entry.station
-            if let state = query.state, station.state != state { continue }
-            if let brand, brandKeys[candidate.slot] != brand { continue }
-            if let bbox = query.bbox, !bbox.contains(station.location) { continue }
-            var price: StationPrice?
-            if let fuel = query.fuel {
-                guard let found = entry.price(of: fuel) else { continue }
-                price = found
-            }
-            if let near = query.near {
-                // A station with broken coordinates has no distance: it sorts last and fails any radius.
-                let distance = candidate.distance ?? (station.location.isValid ? near.distanceKm(to: station.location) : nil)
-                if let radius = query.radiusKm, !(distance.map { $0 <= radius } ?? false) { continue }
-                candidate.distance = distance
-            }
-            matches.append((candidate, price))
-        }
-
-        let sort = query.sort ?? (query.near != nil ? .distance : nil)
-        switch sort {
+        switch query.sort ?? (query.near != nil ? .distance : nil) {
         case .distance:
-            matches.sort {
-                ($0.candidate.distance ?? .infinity, $0.candidate.slot) < ($1.candidate.distance ?? .infinity, $1.candidate.slot)
-            }
+            candidates.sort { ($0.distance, $0.slot) < ($1.distance, $1.slot) }
         case .price:
-            matches.sort { lhs, rhs in
-                let left = lhs.price!.price.tenths, right = rhs.price!.price.tenths
-                if left != right { return left < right }
-                let leftDistance = lhs.candidate.distance ?? .infinity
-                let rightDistance = rhs.candidate.distance ?? .infinity
-                if leftDistance != rightDistance { return leftDistance < rightDistance }
-                return lhs.candidate.slot < rhs.candidate.slot
-            }
+            candidates.sort { ($0.price, $0.distance, $0.slot) < ($1.price, $1.distance, $1.slot) }
         case .name:
-            matches.sort { nameRank[$0.candidate.slot] < nameRank[$1.candidate.slot] }
+            candidates.sort { nameRank[$0.slot] < nameRank[$1.slot] }
         case nil:
-            matches.sort { $0.candidate.order < $1.candidate.order }
+            candidates.sort { $0.order < $1.order }
         }
 
-        let start = min(query.offset, matches.count)
-        let end = min(matches.count, start + query.limit)
-        let page = matches[start..<end].map {
-            StationMatch(entry: entries[$0.candidate.slot], distanceKm: $0.candidate.distance, price: $0.price)
+        let start = min(query.offset, candidates.count)
+        let end = min(candidates.count, start + query.limit)
+        let page = candidates[start..<end].map { candidate in
+            let entry = entries[candidate.slot]
+            return StationMatch(
+                entry: entry, distanceKm: candidate.distance.isFinite ? candidate.distance : nil,
+                price: query.fuel.flatMap(entry.price(of:)))
         }
-        return StationPage(total: matches.count, limit: query.limit, offset: query.offset, matches: page)
+        return StationPage(total: candidates.count, limit: query.limit, offset: query.offset, matches: page)
     }
 
     /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state.

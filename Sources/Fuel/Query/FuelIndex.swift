@@ -9,8 +9,14 @@ public final class FuelIndex: Sendable {
     public let averages: Averages
     /// Slots of each state's stations, by `AustralianState.allCases` position.
     let slotsByState: [[Int]]
-    /// Lower-cased, trimmed brand per slot.
-    let brandKeys: [String]
+    /// State position (`AustralianState.allCases`) per slot.
+    let stateOrdinals: [UInt8]
+    /// Brand number per slot; equal numbers mean equal brands after case folding.
+    let brandNumbers: [Int32]
+    /// Folded brand -> brand number.
+    let brandNumbersByKey: [String: Int32]
+    /// Price in tenths at `fuel.ordinal * stationCount + slot`, or -1 when the station lacks the fuel.
+    let priceTable: [Int32]
     /// Position of each slot in name order.
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
@@ -26,7 +32,25 @@ public final class FuelIndex: Sendable {
         for (slot, entry) in entries.enumerated() { byState[entry.station.state.ordinal].append(slot) }
         slotsByState = byState
 
-        brandKeys = entries.map { StationQuery.fold($0.station.brand) }
+        stateOrdinals = entries.map { UInt8($0.station.state.ordinal) }
+
+        var brandNumbersByKey: [String: Int32] = [:]
+        brandNumbers = entries.map { entry in
+            let key = StationQuery.fold(entry.station.brand)
+            if let number = brandNumbersByKey[key] { return number }
+            let number = Int32(brandNumbersByKey.count)
+            brandNumbersByKey[key] = number
+            return number
+        }
+        self.brandNumbersByKey = brandNumbersByKey
+
+        var priceTable = [Int32](repeating: -1, count: FuelType.allCases.count * entries.count)
+        for (slot, entry) in entries.enumerated() {
+            for price in entry.prices {
+                priceTable[price.fuel.ordinal * entries.count + slot] = Int32(clamping: price.price.tenths)
+            }
+        }
+        self.priceTable = priceTable
 
         let names = entries.map { StationQuery.fold($0.station.name) }
         let order = entries.indices.sorted { names[$0] != names[$1] ? names[$0] < names[$1] : $0 < $1 }
@@ -48,8 +72,11 @@ public final class FuelIndex: Sendable {
     public subscript(id: StationID) -> StationEntry? { snapshot[id] }
 
     func slots(in state: AustralianState) -> [Int] { slotsByState[state.ordinal] }
-}
 
-extension AustralianState {
-    var ordinal: Int { Self.allCases.firstIndex(of: self)! }
+    /// The price of `fuel` at `slot` in tenths, or nil.
+    @inline(__always)
+    func priceTenths(_ fuel: FuelType, slot: Int) -> Int? {
+        let value = priceTable[fuel.ordinal * snapshot.entries.count + slot]
+        return value < 0 ? nil : Int(value)
+    }
 }

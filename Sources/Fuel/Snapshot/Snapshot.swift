@@ -3,7 +3,7 @@ import Foundation
 /// Everything we serve at one moment: stations with their prices, and each provider's status.
 /// Immutable; every change produces a new snapshot with a higher `version`.
 /// Lookup by id is O(1) through a dense id -> slot table (ids are small and dense).
-public struct Snapshot: Sendable, Equatable {
+public struct Snapshot: Sendable, Hashable {
     /// Increases by one with every change (merge, failure, rollover). Good for ETags.
     public let version: UInt64
     /// The instant of the last change, nil for an empty initial snapshot. Good for `Last-Modified`.
@@ -103,5 +103,15 @@ extension Snapshot: Codable {
         try container.encodeIfPresent(changedAt, forKey: .changedAt)
         try container.encode(statuses, forKey: .statuses)
         try container.encode(entries, forKey: .stations)
+    }
+}
+
+extension Snapshot {
+    /// Hashes the content; the lookup table is derived from it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(changedAt)
+        hasher.combine(statuses)
+        hasher.combine(entries)
     }
 }

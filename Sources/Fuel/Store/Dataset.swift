@@ -45,12 +45,3 @@ public struct Dataset: Hashable, Codable, Sendable {
         return next
     }
 }
-
-extension Snapshot: Hashable {
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(version)
-        hasher.combine(changedAt)
-        hasher.combine(statuses)
-        hasher.combine(entries)
-    }
-}

@@ -2,7 +2,7 @@ import Foundation
 
 extension AustralianState {
     /// The state's time zone, created once per process (`timeZone` builds a new one on each call).
-    public var zone: TimeZone { Self.zones[Self.allCases.firstIndex(of: self)!] }
+    public var zone: TimeZone { Self.zones[ordinal] }
 
     private static let zones: [TimeZone] = allCases.map(\.timeZone)
 

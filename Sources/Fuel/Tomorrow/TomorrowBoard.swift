@@ -22,11 +22,15 @@ public struct TomorrowBoard: Hashable, Sendable {
 
     /// The board at `now` over `snapshot`'s WA stations, for one fuel or all.
     public init(snapshot: Snapshot, fuel: FuelType? = nil, now: Date) {
+        self.init(entries: snapshot.entries.lazy.filter { $0.station.state == .WA }, fuel: fuel, now: now)
+    }
+
+    init(entries: some Sequence<StationEntry>, fuel: FuelType?, now: Date) {
         let day = WATradingDay.nextTradingDay(after: now)
         let text = day.description
         var comparisons: [TomorrowComparison] = []
         var hasTomorrowData = false
-        for entry in snapshot.entries where entry.station.state == .WA {
+        for entry in entries {
             for price in entry.prices {
                 guard let verdict = price.verdict(forTradingDay: text), let tomorrow = price.tomorrow else { continue }
                 hasTomorrowData = true
@@ -41,5 +45,12 @@ public struct TomorrowBoard: Hashable, Sendable {
         self.expectedAt = WATradingDay.publicationInstant(forTradingDay: day)
         self.isPublished = WATradingDay.isPublished(now: now, hasTomorrowData: hasTomorrowData)
         self.comparisons = comparisons
+    }
+}
+
+extension FuelIndex {
+    /// `TomorrowBoard(snapshot:fuel:now:)`, visiting only the WA stations.
+    public func tomorrowBoard(fuel: FuelType? = nil, now: Date) -> TomorrowBoard {
+        TomorrowBoard(entries: slots(in: .WA).lazy.map { self.snapshot.entries[$0] }, fuel: fuel, now: now)
     }
 }
