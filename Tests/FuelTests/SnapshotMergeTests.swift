@@ -227,3 +227,18 @@ import Testing
         #expect(result.snapshot.status(of: .nsw)?.lastError == "503")
     }
 }
+
+@Suite struct MergeAsOfTests {
+    @Test func aFutureAsOfIsClampedToNow() {
+        let future = Fixture.now.addingTimeInterval(30 * 86_400)
+        let result = Fixture.merge(Fixture.update(.nsw, count: 2, asOf: future))
+        #expect(result.snapshot.status(of: .nsw)?.asOf == Fixture.now)
+    }
+
+    @Test func aDeltaNeverMovesAsOfBackwards() {
+        let first = Fixture.merge(Fixture.update(.nsw, count: 2))
+        let delta = ProviderUpdate(
+            provider: .nsw, stations: [], prices: [], asOf: Fixture.now.addingTimeInterval(-3_600), isDelta: true)
+        #expect(Fixture.merge(delta, into: first.snapshot, registry: first.registry).snapshot.asOf(.nsw) == Fixture.now)
+    }
+}

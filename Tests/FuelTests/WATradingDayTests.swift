@@ -136,3 +136,19 @@ import Testing
         #expect(board.comparisons.map(\.station) == [4])
     }
 }
+
+@Suite struct TomorrowBoardPublicationTests {
+    @Test func comparisonsStayHiddenBeforePublication() {
+        let morning = Fixture.date("2026-01-15T02:00:00Z")  // 10:00 Perth
+        let first = Fixture.merge(Fixture.update(.wa, count: 1, state: .WA, asOf: morning), at: morning)
+        let early = ProviderUpdate(
+            provider: .wa, stations: [], prices: [],
+            tomorrow: [TomorrowPriceRecord(station: Fixture.key(.wa, "1"), fuel: .U91, price: PriceTenths(tenths: 1_500), day: "2026-01-16")],
+            asOf: morning)
+        let snapshot = Fixture.merge(early, into: first.snapshot, registry: first.registry, at: morning).snapshot
+        let board = TomorrowBoard(snapshot: snapshot, now: morning)
+        #expect(!board.isPublished)
+        #expect(board.comparisons.isEmpty)
+        #expect(TomorrowBoard(snapshot: snapshot, now: Fixture.date("2026-01-15T06:30:00Z")).comparisons.count == 1)
+    }
+}

@@ -24,6 +24,7 @@ extension Snapshot {
     /// - `source: .sample` marks the provider `sample`; it is ignored if the provider already serves live
     ///   data. A live delta onto sample data is applied but the provider stays `sample` until a full
     ///   live update replaces the samples.
+    /// - The provider's `asOf` becomes the update's (for a delta: the later of the two), never later than `now`.
     /// - Ids come from `registry`, so a station keeps its id across removals and the sample/live swap.
     public func merging(
         _ update: ProviderUpdate, registry: StationRegistry, source: DataSource = .live, at now: Date
@@ -69,7 +70,9 @@ extension Snapshot {
         status.source = keepsSample ? .sample : source
         status.state = status.source == .sample ? .sample : .ok
         if !tomorrowOnly {
-            status.asOf = update.isDelta ? max(status.asOf ?? update.asOf, update.asOf) : update.asOf
+            // A future asOf (a mis-dated price) would misplace trend points and prune history early.
+            let asOf = min(update.asOf, now)
+            status.asOf = update.isDelta ? max(status.asOf ?? asOf, asOf) : asOf
         }
         status.lastAttempt = now
         status.lastSuccess = now

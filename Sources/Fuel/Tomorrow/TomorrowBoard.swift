@@ -17,7 +17,7 @@ public struct TomorrowBoard: Hashable, Sendable {
     public var isPublished: Bool
     /// 14:30 Perth on the day before `tradingDay`.
     public var expectedAt: Date
-    /// Sorted by station id, then fuel.
+    /// Sorted by station id, then fuel; empty until published.
     public var comparisons: [TomorrowComparison]
 
     /// The board at `now` over `snapshot`'s WA stations, for one fuel or all.
@@ -44,7 +44,8 @@ public struct TomorrowBoard: Hashable, Sendable {
         self.tradingDay = text
         self.expectedAt = WATradingDay.publicationInstant(forTradingDay: day)
         self.isPublished = WATradingDay.isPublished(now: now, hasTomorrowData: hasTomorrowData)
-        self.comparisons = comparisons
+        // Before 14:30 a "tomorrow" value is not FuelWatch's published price (the JSON API may echo today's).
+        self.comparisons = isPublished ? comparisons : []
     }
 }
 
