@@ -1,0 +1,112 @@
+/// One station in a query result.
+public struct StationMatch: Hashable, Sendable {
+    public var entry: StationEntry
+    /// km from the query's `near`, when it had one (and the station has valid coordinates).
+    public var distanceKm: Double?
+    /// The price of the query's fuel, when it had one.
+    public var price: StationPrice?
+
+    public var station: Station { entry.station }
+}
+
+/// A page of query results; `total` counts all matches before paging.
+public struct StationPage: Hashable, Sendable {
+    public var total: Int
+    public var limit: Int
+    public var offset: Int
+    public var matches: [StationMatch]
+}
+
+extension FuelIndex {
+    /// A candidate while filtering and sorting: plain numbers only, so sorting thousands is cheap.
+    private struct Candidate {
+        var slot: Int
+        /// Position in the requested `ids`, else the slot.
+        var order: Int
+        /// +infinity when unknown.
+        var distance: Double
+        var price: Int
+    }
+
+    /// Runs a query: candidates come from the narrowest index (ids, grid, box, state list), then filters,
+    /// sort and page apply. Pure. Filtering reads per-slot tables (state, brand number, price per fuel),
+    /// never the station records; only the returned page is materialised.
+    public func stations(matching query: StationQuery) throws(QueryError) -> StationPage {
+        try query.validate()
+        let entries = snapshot.entries
+        var brandNumber: Int32?
+        if let brand = query.brand {
+            guard let number = brandNumbersByKey[StationQuery.fold(brand)] else {
+                return StationPage(total: 0, limit: query.limit, offset: query.offset, matches: [])
+            }
+            brandNumber = number
+        }
+        let stateOrdinal = query.state.map { UInt8($0.ordinal) }
+        let fuelBase = query.fuel.map { $0.ordinal * entries.count }
+
+        var candidates: [Candidate] = []
+        func add(_ slot: Int, order: Int, distance: Double = .infinity) {
+            if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
+            if let brandNumber, brandNumbers[slot] != brandNumber { return }
+            var price = 0
+            if let fuelBase {
+                price = Int(priceTable[fuelBase + slot])
+                if price < 0 { return }
+            }
+            var distance = distance
+            if let near = query.near, distance == .infinity {
+                let location = entries[slot].station.location
+                if location.isValid { distance = near.distanceKm(to: location) }
+                if let radius = query.radiusKm, !(distance <= radius) { return }
+            }
+            if let bbox = query.bbox, !bbox.contains(entries[slot].station.location) { return }
+            candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price))
+        }
+
+        if let ids = query.ids {
+            var seen = Set<Int>()
+            for id in ids {
+                guard let slot = snapshot.slot(of: id), seen.insert(slot).inserted else { continue }
+                add(slot, order: seen.count)
+            }
+        } else if let near = query.near, let radius = query.radiusKm {
+            for hit in spatial.near(near, radiusKm: radius) { add(hit.slot, order: hit.slot, distance: hit.distanceKm) }
+        } else if let bbox = query.bbox {
+            for slot in spatial.within(bbox) { add(slot, order: slot) }
+        } else if let state = query.state {
+            for slot in slots(in: state) { add(slot, order: slot) }
+        } else {
+            for slot in entries.indices { add(slot, order: slot) }
+        }
+
+        switch query.sort ?? (query.near != nil ? .distance : nil) {
+        case .distance:
+            candidates.sort { ($0.distance, $0.slot) < ($1.distance, $1.slot) }
+        case .price:
+            candidates.sort { ($0.price, $0.distance, $0.slot) < ($1.price, $1.distance, $1.slot) }
+        case .name:
+            candidates.sort { nameRank[$0.slot] < nameRank[$1.slot] }
+        case nil:
+            candidates.sort { $0.order < $1.order }
+        }
+
+        let start = min(query.offset, candidates.count)
+        let end = min(candidates.count, start + query.limit)
+        let page = candidates[start..<end].map { candidate in
+            let entry = entries[candidate.slot]
+            return StationMatch(
+                entry: entry, distanceKm: candidate.distance.isFinite ? candidate.distance : nil,
+                price: query.fuel.flatMap(entry.price(of:)))
+        }
+        return StationPage(total: candidates.count, limit: query.limit, offset: query.offset, matches: page)
+    }
+
+    /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state.
+    public func cheapest(
+        fuel: FuelType, near: Coordinate? = nil, radiusKm: Double? = nil, state: AustralianState? = nil,
+        limit: Int = 10
+    ) throws(QueryError) -> StationPage {
+        try stations(
+            matching: StationQuery(state: state, fuel: fuel, near: near, radiusKm: radiusKm, sort: .price, limit: limit))
+    }
+}

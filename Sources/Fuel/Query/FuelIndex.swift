@@ -1,0 +1,82 @@
+import Foundation
+
+/// Everything derived from one snapshot that queries need, computed once when the snapshot is published:
+/// the spatial grid, per-state station lists, folded brands, name order, a price timeline and averages.
+/// Immutable and shared by all readers of that snapshot.
+public final class FuelIndex: Sendable {
+    public let snapshot: Snapshot
+    public let spatial: SpatialIndex
+    public let averages: Averages
+    /// Slots of each state's stations, by `AustralianState.allCases` position.
+    let slotsByState: [[Int]]
+    /// State position (`AustralianState.allCases`) per slot.
+    let stateOrdinals: [UInt8]
+    /// Brand number per slot; equal numbers mean equal brands after case folding.
+    let brandNumbers: [Int32]
+    /// Folded brand -> brand number.
+    let brandNumbersByKey: [String: Int32]
+    /// Price in tenths at `fuel.ordinal * stationCount + slot`, or -1 when the station lacks the fuel.
+    let priceTable: [Int32]
+    /// Position of each slot in name order.
+    let nameRank: [Int32]
+    /// Every price, oldest `updatedAt` first.
+    let timeline: [PriceChange]
+
+    public init(snapshot: Snapshot, cellDegrees: Double = 0.1) {
+        self.snapshot = snapshot
+        let entries = snapshot.entries
+        spatial = SpatialIndex(snapshot: snapshot, cellDegrees: cellDegrees)
+        averages = Averages(snapshot: snapshot)
+
+        var byState = [[Int]](repeating: [], count: AustralianState.allCases.count)
+        for (slot, entry) in entries.enumerated() { byState[entry.station.state.ordinal].append(slot) }
+        slotsByState = byState
+
+        stateOrdinals = entries.map { UInt8($0.station.state.ordinal) }
+
+        var brandNumbersByKey: [String: Int32] = [:]
+        brandNumbers = entries.map { entry in
+            let key = StationQuery.fold(entry.station.brand)
+            if let number = brandNumbersByKey[key] { return number }
+            let number = Int32(brandNumbersByKey.count)
+            brandNumbersByKey[key] = number
+            return number
+        }
+        self.brandNumbersByKey = brandNumbersByKey
+
+        var priceTable = [Int32](repeating: -1, count: FuelType.allCases.count * entries.count)
+        for (slot, entry) in entries.enumerated() {
+            for price in entry.prices {
+                priceTable[price.fuel.ordinal * entries.count + slot] = Int32(clamping: price.price.tenths)
+            }
+        }
+        self.priceTable = priceTable
+
+        let names = entries.map { StationQuery.fold($0.station.name) }
+        let order = entries.indices.sorted { names[$0] != names[$1] ? names[$0] < names[$1] : $0 < $1 }
+        var rank = [Int32](repeating: 0, count: entries.count)
+        for (position, slot) in order.enumerated() { rank[slot] = Int32(position) }
+        nameRank = rank
+
+        var timeline: [PriceChange] = []
+        timeline.reserveCapacity(snapshot.priceCount)
+        for entry in entries {
+            for price in entry.prices {
+                timeline.append(PriceChange(station: entry.id, fuel: price.fuel, price: price.price, updatedAt: price.updatedAt))
+            }
+        }
+        timeline.sort { $0.updatedAt != $1.updatedAt ? $0.updatedAt < $1.updatedAt : ($0.station, $0.fuel) < ($1.station, $1.fuel) }
+        self.timeline = timeline
+    }
+
+    public subscript(id: StationID) -> StationEntry? { snapshot[id] }
+
+    func slots(in state: AustralianState) -> [Int] { slotsByState[state.ordinal] }
+
+    /// The price of `fuel` at `slot` in tenths, or nil.
+    @inline(__always)
+    func priceTenths(_ fuel: FuelType, slot: Int) -> Int? {
+        let value = priceTable[fuel.ordinal * snapshot.entries.count + slot]
+        return value < 0 ? nil : Int(value)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// A current price, as listed by `changes(since:)` for clients syncing incrementally.
+public struct PriceChange: Hashable, Sendable {
+    public var station: StationID
+    public var fuel: FuelType
+    public var price: PriceTenths
+    public var updatedAt: Date
+}
+
+extension FuelIndex {
+    /// Current prices with `updatedAt` strictly after `since`, oldest first (binary search, no scan).
+    /// Prices a station no longer lists, and removed stations, are not reported.
+    public func changes(since: Date) -> ArraySlice<PriceChange> {
+        var low = 0
+        var high = timeline.count
+        while low < high {
+            let middle = (low + high) / 2
+            if timeline[middle].updatedAt <= since { low = middle + 1 } else { high = middle }
+        }
+        return timeline[low...]
+    }
+}

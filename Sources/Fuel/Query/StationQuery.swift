@@ -1,0 +1,86 @@
+import Foundation
+
+/// Filters, order and page for `GET /v1/stations`. All filters combine (AND).
+public struct StationQuery: Hashable, Sendable {
+    public enum Sort: String, Codable, Sendable, CaseIterable {
+        case distance, price, name
+    }
+
+    public var state: AustralianState?
+    /// Keeps only stations selling this fuel; needed by `sort = .price`.
+    public var fuel: FuelType?
+    /// Exact brand, compared case-insensitively ("shell" matches "Shell").
+    public var brand: String?
+    /// Origin for distances; every match then carries its distance.
+    public var near: Coordinate?
+    /// With `near`, keeps stations within this many km. Without it, `near` only annotates distances.
+    public var radiusKm: Double?
+    public var bbox: BoundingBox?
+    /// Only these stations (favourites). Unknown ids are skipped. Without a sort they keep this order.
+    public var ids: [StationID]?
+    /// nil: by distance when `near` is given, else in `ids` order, else by id.
+    public var sort: Sort?
+    public var limit: Int
+    public var offset: Int
+
+    public static let defaultLimit = 50
+    public static let maximumLimit = 1_000
+
+    public init(
+        state: AustralianState? = nil, fuel: FuelType? = nil, brand: String? = nil, near: Coordinate? = nil,
+        radiusKm: Double? = nil, bbox: BoundingBox? = nil, ids: [StationID]? = nil, sort: Sort? = nil,
+        limit: Int = StationQuery.defaultLimit, offset: Int = 0
+    ) {
+        self.state = state
+        self.fuel = fuel
+        self.brand = brand
+        self.near = near
+        self.radiusKm = radiusKm
+        self.bbox = bbox
+        self.ids = ids
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Checks the combination; the App turns each error into a 400.
+    public func validate() throws(QueryError) {
+        if sort == .price && fuel == nil { throw .priceSortNeedsFuel }
+        if sort == .distance && near == nil { throw .distanceSortNeedsNear }
+        if let near, !near.isValid { throw .invalidCoordinate }
+        if let radiusKm {
+            guard near != nil else { throw .radiusNeedsNear }
+            guard radiusKm.isFinite, radiusKm > 0 else { throw .invalidRadius }
+        }
+        guard (1...Self.maximumLimit).contains(limit) else { throw .invalidLimit }
+        guard offset >= 0 else { throw .invalidOffset }
+    }
+
+    /// Case folding for brand and name comparison.
+    static func fold(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+/// Why a query cannot run.
+public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
+    case priceSortNeedsFuel
+    case distanceSortNeedsNear
+    case radiusNeedsNear
+    case invalidCoordinate
+    case invalidRadius
+    case invalidLimit
+    case invalidOffset
+
+    public var description: String {
+        switch self {
+        case .priceSortNeedsFuel: "sort=price needs a fuel"
+        case .distanceSortNeedsNear: "sort=distance needs near=lat,lng"
+        case .radiusNeedsNear: "radius_km needs near=lat,lng"
+        case .invalidCoordinate: "near must be a valid lat,lng"
+        case .invalidRadius: "radius_km must be a positive number"
+        case .invalidLimit: "limit must be within 1...\(StationQuery.maximumLimit)"
+        case .invalidOffset: "offset must not be negative"
+        }
+    }
+}

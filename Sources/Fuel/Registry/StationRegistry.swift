@@ -1,0 +1,93 @@
+/// Maps provider station keys to our station ids. A new key gets the next integer (1, 2, 3, ...);
+/// an id, once given, is never reassigned or reused, even after its station leaves every feed.
+/// Persisted beside the snapshot so ids survive restarts (`/stations/1` is a shared link).
+public struct StationRegistry: Hashable, Sendable {
+    private var ids: [StationKey: StationID]
+    /// The highest id ever assigned; the next key gets `lastAssigned + 1`.
+    public private(set) var lastAssigned: Int
+
+    public init() {
+        ids = [:]
+        lastAssigned = 0
+    }
+
+    public var count: Int { ids.count }
+
+    public func id(for key: StationKey) -> StationID? { ids[key] }
+
+    /// The key's id, assigning the next one if the key is new.
+    public mutating func assign(_ key: StationKey) -> StationID {
+        if let id = ids[key] { return id }
+        lastAssigned += 1
+        let id = StationID(lastAssigned)
+        ids[key] = id
+        return id
+    }
+
+    /// All assignments, ordered by id.
+    public var assignments: [(key: StationKey, id: StationID)] {
+        ids.map { (key: $0.key, id: $0.value) }.sorted { $0.id < $1.id }
+    }
+}
+
+extension StationRegistry: Codable {
+    private enum CodingKeys: String, CodingKey { case lastAssigned, stations }
+
+    private struct Assignment: Codable {
+        var id: StationID
+        var provider: ProviderID
+        var sourceID: String
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let assignments = try container.decode([Assignment].self, forKey: .stations)
+        var ids: [StationKey: StationID] = [:]
+        var seen = Set<StationID>()
+        var highest = try container.decode(Int.self, forKey: .lastAssigned)
+        for assignment in assignments {
+            let key = StationKey(provider: assignment.provider, sourceID: assignment.sourceID)
+            guard assignment.id.rawValue > 0, seen.insert(assignment.id).inserted, ids[key] == nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .stations, in: container,
+                    debugDescription: "Duplicate or invalid assignment \(key) -> \(assignment.id)")
+            }
+            ids[key] = assignment.id
+            highest = max(highest, assignment.id.rawValue)
+        }
+        self.ids = ids
+        self.lastAssigned = highest
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(lastAssigned, forKey: .lastAssigned)
+        let list = assignments.map { Assignment(id: $0.id, provider: $0.key.provider, sourceID: $0.key.sourceID) }
+        try container.encode(list, forKey: .stations)
+    }
+}
+
+extension StationRegistry {
+    /// Records an id that is already in use elsewhere (a loaded snapshot) for a key the registry lacks.
+    /// Returns false, changing nothing, when the key is known or the id belongs to another key.
+    @discardableResult
+    public mutating func adopt(_ key: StationKey, as id: StationID) -> Bool {
+        guard ids[key] == nil, id.rawValue > 0, !ids.values.contains(id) else { return false }
+        ids[key] = id
+        lastAssigned = max(lastAssigned, id.rawValue)
+        return true
+    }
+
+    /// The registry with every station of `snapshot` it lacks adopted under the snapshot's id,
+    /// so a snapshot restored without its registry keeps its ids.
+    public func reconciled(with snapshot: Snapshot) -> StationRegistry {
+        var registry = self
+        var used = Set(ids.values)
+        for entry in snapshot.entries where registry.ids[entry.station.key] == nil && !used.contains(entry.id) {
+            registry.ids[entry.station.key] = entry.id
+            registry.lastAssigned = max(registry.lastAssigned, entry.id.rawValue)
+            used.insert(entry.id)
+        }
+        return registry
+    }
+}

@@ -1,0 +1,139 @@
+/// Builds one provider's new entries from its old entries and a cleaned update, counting what changed.
+struct MergeBuilder {
+    let provider: ProviderID
+    var registry: StationRegistry
+    /// The provider's entries before the merge, by key.
+    private let old: [StationKey: StationEntry]
+    private let oldOrder: [StationKey]
+    private(set) var providerEntries: [StationEntry] = []
+
+    private var added = 0, updated = 0, removed = 0
+    private var pricesChanged = 0, pricesRemoved = 0, orphans = 0, tomorrowCount = 0
+    private var states: Set<AustralianState> = []
+
+    init(snapshot: Snapshot, provider: ProviderID, registry: StationRegistry) {
+        self.provider = provider
+        self.registry = registry
+        var old: [StationKey: StationEntry] = [:]
+        var order: [StationKey] = []
+        for entry in snapshot.entries where entry.station.provider == provider {
+            old[entry.station.key] = entry
+            order.append(entry.station.key)
+        }
+        self.old = old
+        self.oldOrder = order
+        states = Set(old.values.map(\.station.state))
+    }
+
+    /// Our id for `key`: the registry's, else (a snapshot restored without registry) the old entry's id
+    /// adopted into the registry, else a new one.
+    private mutating func id(for key: StationKey) -> StationID {
+        if let id = registry.id(for: key) { return id }
+        if let existing = old[key]?.station.id, registry.adopt(key, as: existing) { return existing }
+        return registry.assign(key)
+    }
+
+    private mutating func station(for key: StationKey, record: StationRecord?) -> Station? {
+        let previous = old[key]?.station
+        guard let record else { return previous }
+        let station = Station(id: id(for: key), record: record)
+        states.insert(station.state)
+        if previous == nil {
+            added += 1
+        } else if previous != station {
+            updated += 1
+        }
+        return station
+    }
+
+    mutating func applyFull(_ input: MergeInput, replacesTomorrow: Bool) {
+        let keys = input.stations.isEmpty ? oldOrder : input.stationOrder
+        var listed = Set<StationKey>()
+        for key in keys {
+            guard let station = station(for: key, record: input.stations[key]) else { continue }
+            listed.insert(key)
+            let before = old[key]
+            let incoming = input.prices[key] ?? [:]
+            var prices: [StationPrice] = []
+            for (fuel, record) in incoming {
+                let previous = before?.price(of: fuel)
+                if previous?.price != record.price { pricesChanged += 1 }
+                let tomorrow =
+                    replacesTomorrow
+                    ? input.tomorrow[key]?[fuel].map { TomorrowPrice(price: $0.price, day: $0.day) }
+                    : previous?.tomorrow
+                if replacesTomorrow && tomorrow != nil { tomorrowCount += 1 }
+                prices.append(StationPrice(fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: tomorrow))
+            }
+            if let before { pricesRemoved += before.prices.lazy.filter { incoming[$0.fuel] == nil }.count }
+            if replacesTomorrow, let tomorrow = input.tomorrow[key] {
+                orphans += tomorrow.keys.lazy.filter { incoming[$0] == nil }.count
+            }
+            providerEntries.append(StationEntry(station: station, prices: prices))
+        }
+        for (key, fuels) in input.prices where !listed.contains(key) { orphans += fuels.count }
+        if replacesTomorrow {
+            for (key, fuels) in input.tomorrow where !listed.contains(key) { orphans += fuels.count }
+        }
+        for key in oldOrder where !listed.contains(key) {
+            removed += 1
+            pricesRemoved += old[key]?.prices.count ?? 0
+        }
+    }
+
+    mutating func applyDelta(_ input: MergeInput) {
+        var entries = old
+        var order = oldOrder
+        for key in input.stationOrder {
+            guard let station = station(for: key, record: input.stations[key]) else { continue }
+            if let entry = entries[key] {
+                entries[key] = StationEntry(station: station, prices: entry.prices)
+            } else {
+                entries[key] = StationEntry(station: station, prices: [])
+                order.append(key)
+            }
+        }
+        for (key, fuels) in input.prices {
+            guard var entry = entries[key] else {
+                orphans += fuels.count
+                continue
+            }
+            for (fuel, record) in fuels {
+                let previous = entry.price(of: fuel)
+                if previous?.price != record.price { pricesChanged += 1 }
+                let price = StationPrice(
+                    fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: previous?.tomorrow)
+                entry.prices.removeAll { $0.fuel == fuel }
+                entry.prices.append(price)
+            }
+            entries[key] = StationEntry(station: entry.station, prices: entry.prices)
+        }
+        for (key, fuels) in input.tomorrow {
+            guard var entry = entries[key] else {
+                orphans += fuels.count
+                continue
+            }
+            for (fuel, record) in fuels {
+                guard let index = entry.prices.firstIndex(where: { $0.fuel == fuel }) else {
+                    orphans += 1
+                    continue
+                }
+                entry.prices[index].tomorrow = TomorrowPrice(price: record.price, day: record.day)
+                tomorrowCount += 1
+            }
+            entries[key] = entry
+        }
+        providerEntries = order.compactMap { entries[$0] }
+    }
+
+    func report(into report: inout MergeReport) {
+        report.stationsAdded = added
+        report.stationsUpdated = updated
+        report.stationsRemoved = removed
+        report.pricesChanged = pricesChanged
+        report.pricesRemoved = pricesRemoved
+        report.orphanPrices += orphans
+        report.tomorrowPrices = tomorrowCount
+        report.affectedStates = states
+    }
+}

@@ -1,0 +1,40 @@
+/// What merging one provider update did, for logs and `/health`.
+public struct MergeReport: Hashable, Sendable {
+    public enum Outcome: Hashable, Sendable {
+        /// The update was applied.
+        case applied
+        /// The update was empty or implausible; only the provider's status changed (to stale).
+        case rejected(reason: String)
+        /// Sample data was offered for a provider that already serves live data; nothing changed.
+        case ignored(reason: String)
+    }
+
+    public var provider: ProviderID
+    public var source: DataSource
+    public var isDelta: Bool
+    public var outcome: Outcome
+    public var stationsAdded = 0
+    public var stationsUpdated = 0
+    public var stationsRemoved = 0
+    /// Prices that are new or differ from the previous price for that station and fuel.
+    public var pricesChanged = 0
+    /// Prices a full update no longer lists.
+    public var pricesRemoved = 0
+    /// Prices (today's or tomorrow's) outside `PricePolicy.plausible`, dropped one by one.
+    public var rejectedOutliers = 0
+    /// Prices for stations neither in the update nor already known, or of another provider.
+    public var orphanPrices = 0
+    /// Tomorrow prices from this update attached to a station's price.
+    public var tomorrowPrices = 0
+    /// States of the provider's stations, before and after; their trend points are recomputed.
+    public var affectedStates: Set<AustralianState> = []
+
+    public init(provider: ProviderID, source: DataSource, isDelta: Bool, outcome: Outcome) {
+        self.provider = provider
+        self.source = source
+        self.isDelta = isDelta
+        self.outcome = outcome
+    }
+
+    public var isApplied: Bool { outcome == .applied }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The result of merging one provider update.
+public struct MergeResult: Sendable {
+    public var snapshot: Snapshot
+    public var registry: StationRegistry
+    public var report: MergeReport
+}
+
+extension Snapshot {
+    /// Merges one provider's update into a new snapshot. Pure: same inputs, same output.
+    ///
+    /// - A full update replaces the provider's stations and prices; a delta changes only what it lists.
+    ///   A full update without station records (prices only) keeps the provider's known stations and
+    ///   replaces their prices.
+    /// - Tomorrow prices are upserted onto the matching (station, fuel) price. A full update that lists
+    ///   no tomorrow prices keeps the ones already held (they expire by `rollingOverTomorrow(at:)`).
+    ///   An update with only tomorrow prices is merged as such, whether or not it is marked as a delta.
+    /// - Rejected (status `stale`, data untouched): a full update with no records, or with no plausible
+    ///   price, or speaking for fewer than half of the provider's currently known stations. The half rule
+    ///   is skipped while the provider serves sample data, so live data always replaces samples.
+    ///   An empty delta is normal (NSW `/prices/new` between changes) and counts as a success.
+    /// - Prices outside `PricePolicy.plausible` are dropped one by one.
+    /// - `source: .sample` marks the provider `sample`; it is ignored if the provider already serves live
+    ///   data. A live delta onto sample data is applied but the provider stays `sample` until a full
+    ///   live update replaces the samples.
+    /// - The provider's `asOf` becomes the update's (for a delta: the later of the two), never later than `now`.
+    /// - Ids come from `registry`, so a station keeps its id across removals and the sample/live swap.
+    public func merging(
+        _ update: ProviderUpdate, registry: StationRegistry, source: DataSource = .live, at now: Date
+    ) -> MergeResult {
+        let provider = update.provider
+        let previous = status(of: provider)
+        var report = MergeReport(provider: provider, source: source, isDelta: update.isDelta, outcome: .applied)
+
+        if source == .sample, let previous, previous.source == .live, previous.stationCount > 0 {
+            report.outcome = .ignored(reason: "sample data offered while live data is served")
+            return MergeResult(snapshot: self, registry: registry, report: report)
+        }
+
+        let input = MergeInput(update)
+        report.rejectedOutliers = input.outliers
+        report.orphanPrices = input.foreign
+        let known = entries.lazy.filter { $0.station.provider == provider }.count
+        let tomorrowOnly = update.stations.isEmpty && update.prices.isEmpty && !update.tomorrow.isEmpty
+
+        if !update.isDelta && !tomorrowOnly {
+            if let reason = implausibility(of: input, update: update, known: known, previous: previous) {
+                report.outcome = .rejected(reason: reason)
+                var status = previous ?? .initial(provider, source: source)
+                status.state = .stale
+                status.lastAttempt = now
+                status.lastError = reason
+                status.lastErrorAt = now
+                status.consecutiveFailures += 1
+                return MergeResult(snapshot: replacingStatus(status, at: now), registry: registry, report: report)
+            }
+        }
+
+        var builder = MergeBuilder(snapshot: self, provider: provider, registry: registry)
+        if update.isDelta || tomorrowOnly {
+            builder.applyDelta(input)
+        } else {
+            builder.applyFull(input, replacesTomorrow: !update.tomorrow.isEmpty)
+        }
+        builder.report(into: &report)
+
+        var status = previous ?? .initial(provider, source: source)
+        let keepsSample = (update.isDelta || tomorrowOnly) && previous?.source == .sample
+        status.source = keepsSample ? .sample : source
+        status.state = status.source == .sample ? .sample : .ok
+        if !tomorrowOnly {
+            // A future asOf (a mis-dated price) would misplace trend points and prune history early.
+            let asOf = min(update.asOf, now)
+            status.asOf = update.isDelta ? max(status.asOf ?? asOf, asOf) : asOf
+        }
+        status.lastAttempt = now
+        status.lastSuccess = now
+        status.consecutiveFailures = 0
+        status.stationCount = builder.providerEntries.count
+        status.priceCount = builder.providerEntries.reduce(0) { $0 + $1.prices.count }
+
+        let others = entries.filter { $0.station.provider != provider }
+        let snapshot = Snapshot(
+            version: version + 1, changedAt: now, entries: others + builder.providerEntries,
+            statuses: statuses.filter { $0.provider != provider } + [status])
+        return MergeResult(snapshot: snapshot, registry: builder.registry, report: report)
+    }
+
+    private func implausibility(
+        of input: MergeInput, update: ProviderUpdate, known: Int, previous: ProviderStatus?
+    ) -> String? {
+        if update.stations.isEmpty && update.prices.isEmpty {
+            return "empty update: no stations and no prices"
+        }
+        if input.prices.isEmpty {
+            return "no plausible prices in a full update (\(input.outliers) outliers dropped)"
+        }
+        let servesSample = previous?.source == .sample
+        if !servesSample && input.stationCount * 2 < known {
+            return "implausible update: \(input.stationCount) stations, fewer than half of the \(known) known"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+extension Snapshot {
+    /// Applies the WA rule that tomorrow's prices become today's at 06:00 Perth time.
+    ///
+    /// For WA stations, every tomorrow price whose trading day has started by `now` replaces the current
+    /// price, with `updatedAt` set to the start of that trading day (unless the current price is newer,
+    /// in which case the tomorrow price is simply dropped). The providers concerned get `asOf` moved up
+    /// to that instant so trend points land on the new day. Returns `self` unchanged (same version)
+    /// when nothing rolls over, so callers can call it often.
+    public func rollingOverTomorrow(at now: Date) -> Snapshot {
+        let today = WATradingDay.tradingDay(containing: now)
+        var rolled: [ProviderID: Date] = [:]
+        var changed = false
+        var newEntries = entries
+        for index in newEntries.indices where newEntries[index].station.state == .WA {
+            var entry = newEntries[index]
+            var touched = false
+            for priceIndex in entry.prices.indices {
+                guard let tomorrow = entry.prices[priceIndex].tomorrow, let day = CalendarDay(tomorrow.day),
+                    day <= today
+                else { continue }
+                let start = WATradingDay.start(of: day)
+                if start > entry.prices[priceIndex].updatedAt {
+                    entry.prices[priceIndex].price = tomorrow.price
+                    entry.prices[priceIndex].updatedAt = start
+                    let provider = entry.station.provider
+                    rolled[provider] = max(rolled[provider] ?? start, start)
+                }
+                entry.prices[priceIndex].tomorrow = nil
+                touched = true
+            }
+            if touched {
+                newEntries[index] = entry
+                changed = true
+            }
+        }
+        guard changed else { return self }
+        let newStatuses = statuses.map { status in
+            guard let start = rolled[status.provider] else { return status }
+            var status = status
+            status.asOf = max(status.asOf ?? start, start)
+            return status
+        }
+        return Snapshot(version: version + 1, changedAt: now, entries: newEntries, statuses: newStatuses)
+    }
+}

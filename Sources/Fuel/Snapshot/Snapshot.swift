@@ -1,0 +1,117 @@
+import Foundation
+
+/// Everything we serve at one moment: stations with their prices, and each provider's status.
+/// Immutable; every change produces a new snapshot with a higher `version`.
+/// Lookup by id is O(1) through a dense id -> slot table (ids are small and dense).
+public struct Snapshot: Sendable, Hashable {
+    /// Increases by one with every change (merge, failure, rollover). Good for ETags.
+    public let version: UInt64
+    /// The instant of the last change, nil for an empty initial snapshot. Good for `Last-Modified`.
+    public let changedAt: Date?
+    /// Stations with prices, sorted by id.
+    public let entries: [StationEntry]
+    /// One status per provider heard from, sorted by provider.
+    public let statuses: [ProviderStatus]
+    /// `slots[id]` is the index in `entries` of station `id`, or -1.
+    private let slots: [Int32]
+
+    public static let empty = Snapshot(version: 0, changedAt: nil, entries: [], statuses: [])
+
+    /// Builds a snapshot; entries are sorted by id and statuses by provider (on duplicates the last wins).
+    public init(version: UInt64, changedAt: Date?, entries: [StationEntry], statuses: [ProviderStatus]) {
+        var byID: [StationID: StationEntry] = [:]
+        for entry in entries { byID[entry.id] = entry }
+        let sorted = byID.values.sorted { $0.id < $1.id }
+        var byProvider: [ProviderID: ProviderStatus] = [:]
+        for status in statuses { byProvider[status.provider] = status }
+        self.version = version
+        self.changedAt = changedAt
+        self.entries = sorted
+        self.statuses = byProvider.values.sorted { $0.provider < $1.provider }
+        self.slots = Self.slotTable(for: sorted)
+    }
+
+    private static func slotTable(for entries: [StationEntry]) -> [Int32] {
+        let highest = entries.last.map { max(0, $0.id.rawValue) } ?? 0
+        var slots = [Int32](repeating: -1, count: highest + 1)
+        for (slot, entry) in entries.enumerated() where entry.id.rawValue >= 0 {
+            slots[entry.id.rawValue] = Int32(slot)
+        }
+        return slots
+    }
+
+    /// The index in `entries` of station `id`, O(1).
+    public func slot(of id: StationID) -> Int? {
+        let raw = id.rawValue
+        guard raw >= 0, raw < slots.count else { return nil }
+        let slot = slots[raw]
+        return slot < 0 ? nil : Int(slot)
+    }
+
+    public subscript(id: StationID) -> StationEntry? {
+        slot(of: id).map { entries[$0] }
+    }
+
+    public func station(_ id: StationID) -> Station? { self[id]?.station }
+
+    public func status(of provider: ProviderID) -> ProviderStatus? {
+        for status in statuses where status.provider == provider { return status }
+        return nil
+    }
+
+    /// The instant `provider`'s data describes.
+    public func asOf(_ provider: ProviderID) -> Date? { status(of: provider)?.asOf }
+
+    public var stationCount: Int { entries.count }
+    public var priceCount: Int { entries.reduce(0) { $0 + $1.prices.count } }
+
+    /// A copy with a status replaced (or added), the version bumped and `changedAt` set.
+    public func replacingStatus(_ status: ProviderStatus, at now: Date) -> Snapshot {
+        Snapshot(
+            version: version + 1, changedAt: now, entries: entries,
+            statuses: statuses.filter { $0.provider != status.provider } + [status])
+    }
+
+    /// Records when the poller plans to try `provider` next.
+    public func settingNextPoll(_ nextPoll: Date?, for provider: ProviderID, at now: Date) -> Snapshot {
+        var status = status(of: provider) ?? .initial(provider)
+        status.nextPoll = nextPoll
+        return replacingStatus(status, at: now)
+    }
+}
+
+extension Snapshot: Codable {
+    private enum CodingKeys: String, CodingKey { case version, changedAt, statuses, stations }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decode([StationEntry].self, forKey: .stations)
+        guard Set(entries.map(\.id)).count == entries.count, entries.allSatisfy({ $0.id.rawValue > 0 }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .stations, in: container, debugDescription: "Duplicate or invalid station ids")
+        }
+        self.init(
+            version: try container.decode(UInt64.self, forKey: .version),
+            changedAt: try container.decodeIfPresent(Date.self, forKey: .changedAt),
+            entries: entries,
+            statuses: try container.decode([ProviderStatus].self, forKey: .statuses))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encodeIfPresent(changedAt, forKey: .changedAt)
+        try container.encode(statuses, forKey: .statuses)
+        try container.encode(entries, forKey: .stations)
+    }
+}
+
+extension Snapshot {
+    /// Hashes the content; the lookup table is derived from it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(changedAt)
+        hasher.combine(statuses)
+        hasher.combine(entries)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// Holds the current `SnapshotView` and swaps in a new one in one step.
+///
+/// Readers (`current`) take a lock only to copy one reference, so they never wait on a writer's work.
+/// Writers are serialised by a second lock and do all their work (merge, index, `derive`) before the
+/// swap, so a reader sees either the whole old view or the whole new one.
+///
+/// `derive` runs once per published dataset; the App uses it to pre-encode hot responses.
+@available(macOS 15.0, iOS 18.0, *)
+public final class FuelStore<Extra: Sendable>: Sendable {
+    public typealias Derive = @Sendable (Dataset, FuelIndex) -> Extra
+
+    private let published: Mutex<SnapshotView<Extra>>
+    private let writer = Mutex<Void>(())
+    private let derive: Derive
+
+    public init(initial: Dataset, derive: @escaping Derive) {
+        self.derive = derive
+        let index = FuelIndex(snapshot: initial.snapshot)
+        published = Mutex(SnapshotView(dataset: initial, index: index, extra: derive(initial, index)))
+    }
+
+    public convenience init(initial: Snapshot, derive: @escaping Derive) {
+        self.init(initial: Dataset(snapshot: initial), derive: derive)
+    }
+
+    /// The published view. Cheap: one lock round-trip and one retain.
+    public var current: SnapshotView<Extra> { published.withLock { $0 } }
+
+    /// Publishes `dataset` as is.
+    @discardableResult
+    public func replace(with dataset: Dataset) -> SnapshotView<Extra> {
+        update { _ in dataset }
+    }
+
+    /// Runs `transform` on the current dataset, serialised with other writers, and publishes the result.
+    /// If `transform` returns a dataset whose snapshot version and history are unchanged, nothing is
+    /// re-derived and the current view is returned.
+    @discardableResult
+    public func update<E: Error>(_ transform: (Dataset) throws(E) -> Dataset) throws(E) -> SnapshotView<Extra> {
+        try writer.withLock { (_: inout Void) throws(E) -> SnapshotView<Extra> in
+            let old = current
+            let dataset = try transform(old.dataset)
+            if dataset == old.dataset { return old }
+            let index = dataset.snapshot == old.dataset.snapshot ? old.index : FuelIndex(snapshot: dataset.snapshot)
+            let view = SnapshotView(dataset: dataset, index: index, extra: derive(dataset, index))
+            // Swap under the lock; the old view is released after it, never while readers wait.
+            let replaced = published.withLock { current in
+                let previous = current
+                current = view
+                return previous
+            }
+            withExtendedLifetime(replaced) {}
+            return view
+        }
+    }
+
+    /// Merges a provider update and publishes the result (see `Snapshot.merging`).
+    @discardableResult
+    public func apply(_ update: ProviderUpdate, source: DataSource = .live, at now: Date) -> MergeReport {
+        var report: MergeReport?
+        self.update { dataset in
+            let (next, result) = dataset.merging(update, source: source, at: now)
+            report = result
+            return next
+        }
+        return report!
+    }
+
+    /// Marks a provider failing without touching its data.
+    public func markFailure(provider: ProviderID, error: String, at now: Date) {
+        update { $0.markingFailure(provider: provider, error: error, at: now) }
+    }
+
+    /// Rolls WA tomorrow prices over when a trading day has started; cheap to call every minute.
+    public func rollOver(at now: Date) {
+        update { $0.rollingOverTomorrow(at: now) }
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, *)
+extension FuelStore where Extra == Void {
+    public convenience init(initial: Dataset = Dataset()) {
+        self.init(initial: initial, derive: { _, _ in () })
+    }
+}

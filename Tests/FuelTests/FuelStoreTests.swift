@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Fuel
+
+@Suite struct FuelStoreTests {
+    @Test func deriveRunsOncePerPublishedSnapshot() {
+        let calls = Atomic<Int>(0)
+        let store = FuelStore(initial: Dataset()) { dataset, index in
+            calls.add(1, ordering: .relaxed)
+            return "v\(dataset.snapshot.version) \(index.snapshot.stationCount)"
+        }
+        #expect(store.current.extra == "v0 0")
+        store.apply(Fixture.update(.nsw, count: 3), at: Fixture.now)
+        #expect(store.current.extra == "v1 3")
+        _ = store.current
+        _ = store.current
+        #expect(calls.load(ordering: .relaxed) == 2)
+    }
+
+    @Test func anUpdateThatChangesNothingPublishesNothing() {
+        let store = FuelStore(initial: Dataset())
+        store.apply(Fixture.update(.nsw, count: 3), at: Fixture.now)
+        let before = store.current
+        store.rollOver(at: Fixture.now)
+        #expect(store.current === before)
+    }
+
+    @Test func applyReturnsTheReportAndPublishesTheMerge() {
+        let store = FuelStore(initial: Dataset())
+        let report = store.apply(Fixture.update(.qld, count: 4, state: .QLD), at: Fixture.now)
+        #expect(report.stationsAdded == 4)
+        #expect(store.current.snapshot.stationCount == 4)
+        #expect(store.current.averages[.QLD, .U91]?.stationCount == 4)
+        #expect(store.current.history.points(state: .QLD, fuel: .U91).count == 1)
+        #expect(store.current.index[2]?.station.sourceID == "2")
+    }
+
+    @Test func aReaderKeepsItsViewWhileAWriterReplacesIt() {
+        let store = FuelStore(initial: Dataset())
+        store.apply(Fixture.update(.nsw, count: 3), at: Fixture.now)
+        let held = store.current
+        store.markFailure(provider: .nsw, error: "timeout", at: Fixture.now)
+        #expect(held.snapshot.status(of: .nsw)?.state == .ok)
+        #expect(store.current.snapshot.status(of: .nsw)?.state == .failing)
+        #expect(store.current.version == held.version + 1)
+    }
+
+    @Test func updateCanThrowWithoutPublishing() {
+        struct Refused: Error {}
+        let store = FuelStore(initial: Dataset())
+        let before = store.current
+        #expect(throws: Refused.self) {
+            try store.update { (_: Dataset) throws(Refused) -> Dataset in throw Refused() }
+        }
+        #expect(store.current === before)
+    }
+
+    @Test func concurrentWritersAreSerialisedAndReadersSeeWholeViews() async {
+        let store = FuelStore(initial: Dataset()) { dataset, _ in dataset.snapshot.version }
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for step in 0..<25 {
+                        store.markFailure(provider: .nsw, error: "w\(writer) s\(step)", at: Fixture.now)
+                    }
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<500 {
+                        let view = store.current
+                        #expect(view.extra == view.snapshot.version)
+                    }
+                }
+            }
+        }
+        #expect(store.current.version == 100)
+        #expect(store.current.snapshot.status(of: .nsw)?.consecutiveFailures == 100)
+    }
+}
