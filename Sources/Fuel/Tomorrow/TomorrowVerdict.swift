@@ -1,6 +1,9 @@
 /// "Should you fill up today?" for one station and fuel.
 public enum TomorrowVerdict: String, Codable, Sendable, CaseIterable {
-    case todayCheaper, tomorrowCheaper, same
+    // Raw values are the API's wire names.
+    case todayCheaper = "today_cheaper"
+    case tomorrowCheaper = "tomorrow_cheaper"
+    case same
 
     /// `same` when the prices differ by at most 0.1 c (`PricePolicy.sameWithinTenths`).
     public init(today: PriceTenths, tomorrow: PriceTenths) {

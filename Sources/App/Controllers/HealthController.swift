@@ -1,0 +1,89 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /health`: liveness and freshness for ops and nginx. 503 only when no data at all is loaded.
+struct HealthController: RouteCollection {
+    let context: PettyContext
+    let version: String
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("health", use: health)
+    }
+
+    struct HealthDTO: Encodable {
+        struct SnapshotInfo: Encodable {
+            var version: UInt64
+            var changedAt: String?
+            var ageSeconds: Int?
+        }
+
+        struct StateCount: Encodable {
+            var state: String
+            var stations: Int
+            var prices: Int
+        }
+
+        struct ProviderInfo: Encodable {
+            var provider: String
+            var status: String
+            var source: String
+            var asOf: String?
+            var lastAttempt: String?
+            var lastSuccess: String?
+            var lastError: String?
+            var lastErrorAt: String?
+            var consecutiveFailures: Int
+            var nextPoll: String?
+            var stations: Int
+            var prices: Int
+        }
+
+        var status: String
+        var version: String
+        var uptimeSeconds: Int
+        var source: String
+        var stations: Int
+        var prices: Int
+        var snapshot: SnapshotInfo
+        var states: [StateCount]
+        var providers: [ProviderInfo]
+    }
+
+    func health(_ request: Request) throws -> Response {
+        let view = context.store.current
+        let snapshot = view.snapshot
+        let now = context.clock()
+        var counts: [AustralianState: (Int, Int)] = [:]
+        for entry in snapshot.entries {
+            counts[entry.station.state, default: (0, 0)].0 += 1
+            counts[entry.station.state, default: (0, 0)].1 += entry.prices.count
+        }
+        let providers = snapshot.statuses.sorted { $0.provider < $1.provider }.map { status in
+            HealthDTO.ProviderInfo(
+                provider: status.provider.rawValue, status: status.state.rawValue, source: status.source.rawValue,
+                asOf: status.asOf.map(ISOTimestamp.string), lastAttempt: status.lastAttempt.map(ISOTimestamp.string),
+                lastSuccess: status.lastSuccess.map(ISOTimestamp.string), lastError: status.lastError,
+                lastErrorAt: status.lastErrorAt.map(ISOTimestamp.string), consecutiveFailures: status.consecutiveFailures,
+                nextPoll: status.nextPoll.map(ISOTimestamp.string), stations: status.stationCount, prices: status.priceCount)
+        }
+        let hasData = snapshot.stationCount > 0
+        let degraded = providers.contains { $0.status == "failing" || $0.status == "stale" }
+        let dto = HealthDTO(
+            status: !hasData ? "unavailable" : (degraded ? "degraded" : "ok"),
+            version: version,
+            uptimeSeconds: Int(now.timeIntervalSince(context.startedAt)),
+            source: view.extra.overallMeta.source,
+            stations: snapshot.stationCount,
+            prices: snapshot.priceCount,
+            snapshot: .init(
+                version: snapshot.version, changedAt: snapshot.changedAt.map(ISOTimestamp.string),
+                ageSeconds: snapshot.changedAt.map { Int(now.timeIntervalSince($0)) }),
+            states: counts.keys.sorted().map { HealthDTO.StateCount(state: $0.rawValue, stations: counts[$0]!.0, prices: counts[$0]!.1) },
+            providers: providers)
+        var response = Response(contentType: "application/json; charset=utf-8", body: try JSONCoding.encode(dto))
+        response.status = hasData ? .ok : .serviceUnavailable
+        response.headers.add(name: "Cache-Control", value: "no-store")
+        return response
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /v1/prices/cheapest` and `GET /v1/prices/changes` (incremental sync).
+struct PricesController: RouteCollection {
+    let context: PettyContext
+
+    static let defaultCheapestLimit = 10
+    static let defaultChangesLimit = 1_000
+    static let maxChangesLimit = 5_000
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "prices", "cheapest", use: cheapest)
+        routes.get("v1", "prices", "changes", use: changes)
+    }
+
+    func cheapest(_ request: Request) throws -> Response {
+        let params = QueryParameters(request)
+        let fuel = try params.requiredFuel()
+        let near = try params.coordinate()
+        let state = try params.state()
+        guard near != nil || state != nil else { throw params.bad("cheapest needs near=lat,lng or state, e.g. state=NSW") }
+        let radius = try params.double("radius_km", in: 0.1...StationsController.maxRadiusKm, default: near == nil ? nil : StationsController.defaultRadiusKm)
+        if near == nil && radius != nil && params.query.contains("radius_km") { throw params.bad("radius_km needs near=lat,lng") }
+        let limit = try params.int("limit", in: 1...100, default: Self.defaultCheapestLimit)
+        let view = context.store.current
+        let page: StationPage
+        do {
+            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit)
+        } catch { throw params.bad("\(error)") }
+        let rendered = view.extra
+        let meta = rendered.meta(for: state)
+        var json = JSONWriter(capacity: 128 + page.matches.count * 700)
+        var hash = FNV1a()
+        hash.combine(request.head.rawQuery ?? "")
+        json.raw("{\"data\":[")
+        for (index, match) in page.matches.enumerated() {
+            guard let slot = view.snapshot.slot(of: match.entry.id), let price = match.price ?? match.entry.price(of: fuel) else { continue }
+            if index > 0 { json.raw(",") }
+            json.raw("{\"fuel\":")
+            json.string(fuel.rawValue)
+            json.raw(",\"price\":")
+            json.price(price.price)
+            json.raw(",\"updated_at\":")
+            json.string(ISOTimestamp.string(price.updatedAt))
+            if let distance = match.distanceKm, distance.isFinite {
+                json.raw(",\"distance_km\":")
+                json.decimal(distance, places: 2)
+            }
+            json.raw(",\"station\":")
+            json.raw(rendered.fragments[slot])
+            json.raw("}}")
+            hash.combine(rendered.hashes[slot])
+        }
+        json.raw("],\"meta\":{\"total\":")
+        json.int(page.total)
+        json.raw(",\"limit\":")
+        json.int(limit)
+        json.raw(",\"as_of\":")
+        if let asOf = meta.asOf { json.string(asOf) } else { json.null() }
+        json.raw(",\"source\":")
+        json.string(meta.source)
+        json.raw("}}")
+        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+    }
+
+    func changes(_ request: Request) throws -> Response {
+        let params = QueryParameters(request)
+        guard let since = try params.date("since") else {
+            throw params.bad("since is required: an ISO 8601 instant, e.g. since=2026-01-14T00:00:00Z")
+        }
+        let state = try params.state()
+        let fuel = try params.fuel()
+        let limit = try params.int("limit", in: 1...Self.maxChangesLimit, default: Self.defaultChangesLimit)
+        let view = context.store.current
+        var items: [PriceChangeDTO] = []
+        var hasMore = false
+        var lastInstant: Date?
+        for change in view.index.changes(since: since) {
+            guard let entry = view.snapshot[change.station] else { continue }
+            if let state, entry.station.state != state { continue }
+            if let fuel, change.fuel != fuel { continue }
+            // A page never splits one instant, so `next_since` cannot skip a change.
+            if items.count >= limit, change.updatedAt != lastInstant { hasMore = true; break }
+            items.append(PriceChangeDTO(
+                stationId: change.station.rawValue, state: entry.station.state.rawValue, fuel: change.fuel.rawValue,
+                price: CentsValue(change.price), updatedAt: ISOTimestamp.string(change.updatedAt)))
+            lastInstant = change.updatedAt
+        }
+        struct Meta: Encodable {
+            var since: String
+            var count: Int
+            var hasMore: Bool
+            var nextSince: String?
+            var asOf: String?
+            var source: String
+        }
+        struct Body: Encodable {
+            var data: [PriceChangeDTO]
+            var meta: Meta
+        }
+        let dataMeta = view.extra.meta(for: state)
+        let body = Body(data: items, meta: Meta(
+            since: ISOTimestamp.string(since), count: items.count, hasMore: hasMore,
+            nextSince: lastInstant.map(ISOTimestamp.string), asOf: dataMeta.asOf, source: dataMeta.source))
+        return try JSONResponse.content(body, lastModified: view.extra.lastModified, maxAge: 30)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /v1/stations` (filters, nearby, map, favourites) and `GET /v1/stations/:id`.
+struct StationsController: RouteCollection {
+    let context: PettyContext
+
+    static let defaultRadiusKm = 5.0
+    static let maxRadiusKm = 50.0
+    static let maxLimit = 500
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "stations", use: list)
+        routes.get("v1", "stations", ":id", use: detail)
+    }
+
+    func list(_ request: Request) throws -> Response {
+        let params = QueryParameters(request)
+        let near = try params.coordinate()
+        let radius = try params.double("radius_km", in: 0.1...Self.maxRadiusKm)
+        if radius != nil && near == nil { throw params.bad("radius_km needs near=lat,lng") }
+        var query = StationQuery(
+            state: try params.state(), fuel: try params.fuel(), brand: try params.string("brand"),
+            near: near, radiusKm: near == nil ? nil : (radius ?? Self.defaultRadiusKm),
+            bbox: try params.boundingBox(), ids: try params.ids(),
+            sort: try params.choice("sort", as: StationQuery.Sort.self),
+            limit: try params.int("limit", in: 1...Self.maxLimit, default: StationQuery.defaultLimit),
+            offset: try params.int("offset", in: 0...1_000_000, default: 0)
+        )
+        if query.sort == .price && query.fuel == nil { throw params.bad("sort=price needs fuel, e.g. fuel=U91") }
+        if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }
+        if query.sort == nil && query.near != nil { query.sort = .distance }
+        let view = context.store.current
+        let page: StationPage
+        do { page = try view.index.stations(matching: query) } catch { throw params.bad("\(error)") }
+        return StationListBody.response(page: page, view: view, state: query.state, rawQuery: request.head.rawQuery)
+    }
+
+    func detail(_ request: Request) throws -> Response {
+        let raw = request.parameters.get("id") ?? ""
+        let view = context.store.current
+        guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
+            throw Abort(.notFound, reason: "No station with id '\(raw)'")
+        }
+        let rendered = view.extra
+        return JSONResponse.make(body: rendered.detailBodies[slot], etag: rendered.detailETags[slot], lastModified: rendered.lastModified)
+    }
+}
+
+/// `{"data": [stations...], "meta": {total, limit, offset, as_of, source}}` assembled from pre-encoded stations.
+enum StationListBody {
+    static func response(page: StationPage, view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
+        let rendered = view.extra
+        let meta = rendered.meta(for: state)
+        var json = JSONWriter(capacity: 96 + page.matches.count * 640)
+        var hash = FNV1a()
+        hash.combine(rawQuery ?? "")
+        hash.combine(UInt64(page.total))
+        json.raw("{\"data\":[")
+        for (index, match) in page.matches.enumerated() {
+            guard let slot = view.snapshot.slot(of: match.entry.id) else { continue }
+            if index > 0 { json.raw(",") }
+            json.raw(rendered.fragments[slot])
+            if let distance = match.distanceKm, distance.isFinite {
+                json.raw(",\"distance_km\":")
+                json.decimal(distance, places: 2)
+            }
+            json.raw("}")
+            hash.combine(rendered.hashes[slot])
+        }
+        json.raw("],\"meta\":{\"total\":")
+        json.int(page.total)
+        json.raw(",\"limit\":")
+        json.int(page.limit)
+        json.raw(",\"offset\":")
+        json.int(page.offset)
+        json.raw(",\"as_of\":")
+        if let asOf = meta.asOf { json.string(asOf) } else { json.null() }
+        json.raw(",\"source\":")
+        json.string(meta.source)
+        json.raw("}}")
+        hash.combine(meta.asOf ?? "")
+        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+    }
+}

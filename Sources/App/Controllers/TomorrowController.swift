@@ -1,0 +1,68 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /v1/tomorrow`: WA publishes tomorrow's prices at 14:30; each station gets a "should you fill up" verdict.
+struct TomorrowController: RouteCollection {
+    let context: PettyContext
+
+    /// States whose regulator publishes next-day prices.
+    static let publishingStates: Set<AustralianState> = [.WA]
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "tomorrow", use: tomorrow)
+    }
+
+    func tomorrow(_ request: Request) throws -> Response {
+        let params = QueryParameters(request)
+        let state = try params.state() ?? .WA
+        let fuel = try params.fuel()
+        let near = try params.coordinate()
+        let radius = try params.double("radius_km", in: 0.1...StationsController.maxRadiusKm, default: StationsController.defaultRadiusKm)
+        let ids = try params.ids()
+        let limit = try params.int("limit", in: 1...StationsController.maxLimit, default: 100)
+        let view = context.store.current
+        let meta = MetaDTO(view.extra.meta(for: state))
+        guard Self.publishingStates.contains(state) else {
+            let dto = TomorrowDTO(
+                state: state.rawValue, fuel: fuel?.rawValue, available: false,
+                reason: "\(state.rawValue) does not publish next-day prices; only WA (FuelWatch) does",
+                stations: [])
+            return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.extra.lastModified, maxAge: 3600)
+        }
+        let now = context.referenceNow(view)
+        let board = view.index.tomorrowBoard(fuel: fuel, now: now)
+        let wanted = ids.map(Set.init)
+        var rows: [(TomorrowDTO.StationVerdict, Double)] = []
+        for comparison in board.comparisons {
+            guard let entry = view.snapshot[comparison.station] else { continue }
+            if let wanted, !wanted.contains(comparison.station) { continue }
+            var distance: Double?
+            if let near {
+                let km = near.distanceKm(to: entry.station.location)
+                guard km <= (radius ?? StationsController.defaultRadiusKm) else { continue }
+                distance = km
+            }
+            let row = TomorrowDTO.StationVerdict(
+                stationId: entry.id.rawValue, name: entry.station.name, brand: entry.station.brand, suburb: entry.station.suburb,
+                fuel: comparison.fuel.rawValue, today: CentsValue(comparison.today), tomorrow: CentsValue(comparison.tomorrow),
+                difference: Rounded(Double(comparison.tomorrow.tenths - comparison.today.tenths) / 10, places: 1),
+                verdict: comparison.verdict.rawValue, distanceKm: distance.map { Rounded($0) })
+            rows.append((row, distance ?? Double(comparison.tomorrow.tenths)))
+        }
+        rows.sort { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.stationId < $1.0.stationId }
+        let stations = rows.prefix(limit).map(\.0)
+        let summary = TomorrowDTO.Summary(
+            todayCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.todayCheaper.rawValue }.count,
+            tomorrowCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.tomorrowCheaper.rawValue }.count,
+            same: rows.filter { $0.0.verdict == TomorrowVerdict.same.rawValue }.count)
+        let dto = TomorrowDTO(
+            state: state.rawValue, fuel: fuel?.rawValue, available: board.isPublished,
+            reason: board.isPublished ? nil : "Tomorrow's prices are published at 2:30 pm Perth time",
+            tradingDay: board.tradingDay,
+            publishedAt: board.isPublished ? ISOTimestamp.string(board.expectedAt) : nil,
+            expectedAt: board.isPublished ? nil : ISOTimestamp.string(board.expectedAt),
+            summary: board.isPublished ? summary : nil, stations: board.isPublished ? Array(stations) : [])
+        return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.extra.lastModified)
+    }
+}

@@ -1,0 +1,67 @@
+import Fuel
+
+/// The v1 station object, written once per snapshot. The fragment leaves the object open (no final `}`) so a
+/// list can append `"distance_km"` for `near` queries without re-encoding the station.
+enum StationEncoding {
+    /// VIC's open data is published a day late; clients are told so on every VIC station.
+    static let delayHours: [ProviderID: Int] = [.vic: 24]
+
+    static func fragment(_ entry: StationEntry, source: DataSource) -> [UInt8] {
+        let station = entry.station
+        var json = JSONWriter(capacity: 320 + entry.prices.count * 110)
+        json.raw("{\"id\":")
+        json.int(station.id.rawValue)
+        json.raw(",\"name\":")
+        json.string(station.name)
+        json.raw(",\"brand\":")
+        json.string(station.brand)
+        json.raw(",\"address\":")
+        json.string(station.address)
+        json.raw(",\"suburb\":")
+        json.string(station.suburb)
+        json.raw(",\"state\":")
+        json.string(station.state.rawValue)
+        json.raw(",\"postcode\":")
+        if let postcode = station.postcode { json.string(postcode) } else { json.null() }
+        json.raw(",\"location\":{\"latitude\":")
+        json.decimal(station.location.latitude, places: 6)
+        json.raw(",\"longitude\":")
+        json.decimal(station.location.longitude, places: 6)
+        json.raw("},\"provider\":")
+        json.string(station.provider.rawValue)
+        json.raw(",\"source\":")
+        json.string(source.rawValue)
+        if let delay = delayHours[station.provider] {
+            json.raw(",\"data_delay_hours\":")
+            json.int(delay)
+        }
+        json.raw(",\"prices\":[")
+        for (index, price) in entry.prices.enumerated() {
+            if index > 0 { json.raw(",") }
+            writePrice(price, into: &json)
+        }
+        json.raw("]")
+        return json.bytes
+    }
+
+    static func writePrice(_ price: StationPrice, into json: inout JSONWriter) {
+        json.raw("{\"fuel\":")
+        json.string(price.fuel.rawValue)
+        json.raw(",\"fuel_name\":")
+        json.string(price.fuel.displayName)
+        json.raw(",\"price\":")
+        json.price(price.price)
+        json.raw(",\"updated_at\":")
+        json.string(ISOTimestamp.string(price.updatedAt))
+        if let tomorrow = price.tomorrow {
+            json.raw(",\"tomorrow\":{\"price\":")
+            json.price(tomorrow.price)
+            json.raw(",\"day\":")
+            json.string(tomorrow.day)
+            json.raw(",\"verdict\":")
+            json.string(TomorrowVerdict(today: price.price, tomorrow: tomorrow.price).rawValue)
+            json.raw("}")
+        }
+        json.raw("}")
+    }
+}

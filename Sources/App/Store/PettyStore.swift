@@ -1,0 +1,23 @@
+import Foundation
+import Fuel
+
+/// The store the app serves from: the fuel dataset plus its rendered wire form.
+typealias PettyStore = FuelStore<RenderedSnapshot>
+typealias PettyView = SnapshotView<RenderedSnapshot>
+
+func makePettyStore(_ dataset: Dataset) -> PettyStore {
+    PettyStore(initial: dataset) { dataset, index in RenderedSnapshot.render(dataset, index: index) }
+}
+
+/// What controllers share: the store and a clock (injectable for tests).
+struct PettyContext: Sendable {
+    let store: PettyStore
+    let clock: @Sendable () -> Date
+    let startedAt: Date
+    let appStoreID: String?
+
+    /// The instant time-dependent answers use: the wall clock, or the sample data's own time when serving samples.
+    func referenceNow(_ view: PettyView) -> Date {
+        view.extra.sampleClock ?? clock()
+    }
+}

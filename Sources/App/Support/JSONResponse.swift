@@ -1,0 +1,53 @@
+import HTTP
+
+/// Successful JSON responses with validators and caching headers.
+enum JSONResponse {
+    static func make(body: [UInt8], etag: String, lastModified: String, maxAge: Int = 60) -> Response {
+        Response(status: .ok, headers: [
+            "Content-Type": "application/json; charset=utf-8",
+            "ETag": etag,
+            "Last-Modified": lastModified,
+            "Cache-Control": "public, max-age=\(maxAge)",
+            "Vary": "Accept-Encoding",
+        ], body: body)
+    }
+
+    /// A weak validator built from the content hashes that went into a body.
+    static func etag(_ parts: (inout FNV1a) -> Void) -> String {
+        var hash = FNV1a()
+        parts(&hash)
+        return "W/" + hash.etag
+    }
+}
+
+extension JSONResponse {
+    /// For endpoints that are not on the hot path: Codable DTO, ETag hashed from the body.
+    static func content<T: Encodable>(_ value: T, lastModified: String, maxAge: Int = 60) throws -> Response {
+        let body = try JSONCoding.encode(value)
+        var hash = FNV1a()
+        hash.combine(body)
+        return make(body: body, etag: "W/" + hash.etag, lastModified: lastModified, maxAge: maxAge)
+    }
+}
+
+/// `"meta"` of the DTO-encoded endpoints.
+struct MetaDTO: Codable, Sendable {
+    var asOf: String?
+    var source: String
+    var total: Int?
+    var limit: Int?
+    var offset: Int?
+
+    init(_ meta: DataMeta, total: Int? = nil, limit: Int? = nil, offset: Int? = nil) {
+        asOf = meta.asOf
+        source = meta.source
+        self.total = total
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+struct Envelope<T: Encodable>: Encodable {
+    var data: T
+    var meta: MetaDTO
+}

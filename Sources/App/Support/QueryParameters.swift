@@ -1,0 +1,119 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// Reads and validates query parameters. Every failure is a 400 whose reason names the parameter and what is allowed.
+struct QueryParameters {
+    let query: URLQuery
+
+    init(_ request: Request) { query = request.query }
+
+    static let maxIDs = 100
+
+    func string(_ name: String) throws -> String? {
+        guard let value = query[name] else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw bad("\(name) must not be empty") }
+        return trimmed
+    }
+
+    func state(_ name: String = "state") throws -> AustralianState? {
+        guard let raw = try string(name) else { return nil }
+        guard let state = AustralianState(rawValue: raw.uppercased()) else {
+            throw bad("Unknown \(name) '\(raw)'; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return state
+    }
+
+    func fuel(_ name: String = "fuel") throws -> FuelType? {
+        guard let raw = try string(name) else { return nil }
+        guard let fuel = FuelType(rawValue: raw.uppercased()) else {
+            throw bad("Unknown \(name) '\(raw)'; valid codes: \(FuelType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return fuel
+    }
+
+    func requiredFuel(_ name: String = "fuel") throws -> FuelType {
+        guard let fuel = try fuel(name) else {
+            throw bad("\(name) is required; valid codes: \(FuelType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return fuel
+    }
+
+    /// `near=lat,lng`
+    func coordinate(_ name: String = "near") throws -> Coordinate? {
+        guard let raw = try string(name) else { return nil }
+        let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+              let lng = Double(parts[1].trimmingCharacters(in: .whitespaces)), lat.isFinite, lng.isFinite
+        else { throw bad("\(name) must be 'lat,lng' in decimal degrees, e.g. \(name)=-33.8688,151.2093") }
+        guard (-90...90).contains(lat) else { throw bad("\(name) latitude must be between -90 and 90, got \(parts[0])") }
+        guard (-180...180).contains(lng) else { throw bad("\(name) longitude must be between -180 and 180, got \(parts[1])") }
+        return Coordinate(latitude: lat, longitude: lng)
+    }
+
+    func double(_ name: String, in range: ClosedRange<Double>, default fallback: Double? = nil) throws -> Double? {
+        guard let raw = try string(name) else { return fallback }
+        guard let value = Double(raw), value.isFinite, range.contains(value) else {
+            throw bad("\(name) must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), got '\(raw)'")
+        }
+        return value
+    }
+
+    func int(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
+        guard let raw = try string(name) else { return fallback }
+        guard let value = Int(raw), range.contains(value) else {
+            throw bad("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(raw)'")
+        }
+        return value
+    }
+
+    /// `bbox=minLat,minLng,maxLat,maxLng`
+    func boundingBox(_ name: String = "bbox") throws -> BoundingBox? {
+        guard let raw = try string(name) else { return nil }
+        let numbers = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
+            throw bad("\(name) must be 'minLat,minLng,maxLat,maxLng', e.g. \(name)=-34.0,150.9,-33.7,151.3")
+        }
+        do {
+            return try BoundingBox(minLat: numbers[0]!, minLng: numbers[1]!, maxLat: numbers[2]!, maxLng: numbers[3]!)
+        } catch {
+            throw bad("\(name): \(error)")
+        }
+    }
+
+    /// `ids=1,2,3` (favourites), at most 100.
+    func ids(_ name: String = "ids") throws -> [StationID]? {
+        guard let raw = try string(name) else { return nil }
+        let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= Self.maxIDs else { throw bad("\(name) takes at most \(Self.maxIDs) ids, got \(parts.count)") }
+        return try parts.map { part in
+            guard let id = StationID(part.trimmingCharacters(in: .whitespaces)[...]) else {
+                throw bad("\(name) must be a comma-separated list of station ids, e.g. \(name)=1,2,3; '\(part)' is not one")
+            }
+            return id
+        }
+    }
+
+    func date(_ name: String) throws -> Date? {
+        guard let raw = try string(name) else { return nil }
+        guard let date = ISOTimestamp.parse(raw) else {
+            throw bad("\(name) must be an ISO 8601 instant, e.g. \(name)=2026-01-14T00:00:00Z")
+        }
+        return date
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws -> T? where T.RawValue == String {
+        guard let raw = try string(name) else { return nil }
+        guard let value = T(rawValue: raw.lowercased()) else {
+            throw bad("\(name) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), got '\(raw)'")
+        }
+        return value
+    }
+
+    func bad(_ reason: String) -> Abort { Abort(.badRequest, reason: reason) }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
