@@ -1,26 +1,84 @@
+import Foundation
+import Fuel
 import HTTP
+import Providers
 
 /// The one place an application is assembled; `Run` and the tests both call it.
-public func buildApplication(_ config: AppConfiguration, logger: Logger? = nil) throws -> Application {
+/// `clock` is injectable so tests can pin "now".
+public func buildApplication(
+    _ config: AppConfiguration, logger: Logger? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+) throws -> Application {
     let logger = logger ?? Logger(label: "petty", level: config.logLevel)
     let app = Application(environment: config.environment, logger: logger)
     app.server.hostname = config.hostname
     app.server.port = config.port
     if let threads = config.threads { app.server.threads = threads }
+
+    let store = try DataBootstrap(config: config, logger: logger.labelled("data")).makeStore()
+    let context = PettyContext(store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID)
+    let persistence = PersistenceService(
+        store: store.store, directory: store.directory, logger: logger.labelled("data"), savedVersion: store.savedVersion)
+    app.register(service: persistence)
+
     app.middleware.append(ConditionalRequestMiddleware())
     app.middleware.append(CORSMiddleware())
     app.middleware.append(FileMiddleware(publicDirectory: config.publicDirectory))
-    try configureRoutes(app, config: config)
+    try routes(app, context: context)
     return app
 }
 
-func configureRoutes(_ app: Application, config: AppConfiguration) throws {
-    app.get("health") { _ in "ok" }
-    addBenchRoute(app)
+func routes(_ app: Application, context: PettyContext) throws {
+    try app.register(collection: StationsController(context: context))
+    try app.register(collection: PricesController(context: context))
+    try app.register(collection: AveragesController(context: context))
+    try app.register(collection: TomorrowController(context: context))
+    try app.register(collection: HealthController(context: context, version: Entrypoint.version))
 }
 
-// TEMPORARY benchmark stand-in until the fuel API lands.
-let benchStation: [UInt8] = Array(#"{"id":1,"name":"United Umina Beach","brand":"United","address":"307-313 Ocean Beach Road, UMINA BEACH NSW 2257","suburb":"UMINA BEACH","state":"NSW","postcode":"2257","location":{"latitude":-33.511231,"longitude":151.318092},"prices":[{"fuel":"E10","price":225.9,"updated_at":"2026-01-14T22:51:45Z"},{"fuel":"U91","price":227.9,"updated_at":"2026-01-14T22:51:45Z"},{"fuel":"P95","price":239.9,"updated_at":"2026-01-14T22:51:45Z"},{"fuel":"P98","price":247.9,"updated_at":"2026-01-14T22:51:45Z"}],"meta":{"as_of":"2026-01-15T02:30:53Z","source":"sample"}}"#.utf8)
-func addBenchRoute(_ app: Application) {
-    app.get("v1", "stations", ":id") { _ in Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8", "ETag": "\"abc\"", "Cache-Control": "public, max-age=60"], body: benchStation) }
+/// Loads the persisted dataset, or seeds a fresh one from the bundled sample payloads.
+struct DataBootstrap {
+    let config: AppConfiguration
+    let logger: Logger
+
+    struct Result {
+        var store: PettyStore
+        var directory: DataDirectory
+        /// The version already on disk (nil when the seeded data still needs saving).
+        var savedVersion: UInt64?
+    }
+
+    func makeStore() throws -> Result {
+        let directory = DataDirectory(path: config.dataDirectory, logger: logger)
+        let started = Date()
+        let loaded = directory.load()
+        var dataset = loaded.dataset
+        var savedVersion: UInt64? = loaded.hadSnapshot ? dataset.snapshot.version : nil
+        if loaded.hadSnapshot {
+            logger.notice("loaded \(dataset.snapshot.stationCount) stations, \(dataset.snapshot.priceCount) prices (snapshot v\(dataset.snapshot.version)) from \(directory.path) in \(Self.millis(since: started)) ms")
+        } else if config.loadSampleData {
+            dataset = try seedFromSamples(dataset)
+            savedVersion = nil
+        } else {
+            logger.warning("no persisted data in \(directory.path) and sample data is off: serving nothing until a provider answers")
+        }
+        let store = makePettyStore(dataset)
+        return Result(store: store, directory: directory, savedVersion: savedVersion)
+    }
+
+    func seedFromSamples(_ dataset: Dataset) throws -> Dataset {
+        let started = Date()
+        let bundle = try SampleData.load()
+        var dataset = dataset
+        dataset.history = History.replaying(bundle.history, into: dataset.history, source: .sample)
+        for update in bundle.current {
+            let (merged, report) = dataset.merging(update, source: .sample, at: update.asOf)
+            dataset = merged
+            if !report.isApplied { logger.warning("sample \(update.provider.rawValue) not applied: \(report.outcome)") }
+        }
+        let states = Set(dataset.snapshot.entries.map(\.station.state)).sorted().map(\.rawValue).joined(separator: ",")
+        logger.notice("no persisted data: seeded SAMPLE data (\(dataset.snapshot.stationCount) stations, \(dataset.snapshot.priceCount) prices, states \(states), \(bundle.history.count) historical payloads) in \(Self.millis(since: started)) ms")
+        return dataset
+    }
+
+    static func millis(since start: Date) -> Int { Int(Date().timeIntervalSince(start) * 1000) }
 }

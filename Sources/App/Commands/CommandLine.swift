@@ -80,6 +80,14 @@ public enum CommandLineParser {
         if let value = env["PETTY_THREADS"], !value.isEmpty { config.threads = try threads(value, source: "PETTY_THREADS") }
         if let value = env["PETTY_DATA_DIR"], !value.isEmpty { config.dataDirectory = value }
         if let value = env["PETTY_PUBLIC_DIR"], !value.isEmpty { config.publicDirectory = value }
+        if let value = env["PETTY_APPSTORE_ID"], !value.isEmpty { config.appStoreID = value }
+        if let value = env["PETTY_SAMPLE_DATA"], !value.isEmpty {
+            switch value.lowercased() {
+            case "on", "true", "1", "yes": config.loadSampleData = true
+            case "off", "false", "0", "no": config.loadSampleData = false
+            default: throw CommandLineError("PETTY_SAMPLE_DATA must be on or off, got '\(value)'")
+            }
+        }
         if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }
         return config
     }

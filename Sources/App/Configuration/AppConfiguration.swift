@@ -9,6 +9,10 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     public var dataDirectory = "./data"
     public var publicDirectory = "Public"
+    /// Seed the store from the bundled recorded payloads when the data directory is empty.
+    public var loadSampleData = true
+    /// `PETTY_APPSTORE_ID`: adds the `apple-itunes-app` banner to share pages.
+    public var appStoreID: String?
 
     public init() {}
 }
