@@ -23,6 +23,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/petty-ops.XXXXXX")
 ME=$(id -un)
 PASSED=0 FAILED=0
 RESULTS=()
+exec 3>&1 4>&2
 SUP_PID="" NGX_PID="" WATCHDOG="" FINISHED=0 BIN_REAL="" APP_PORT="" MULTI_PORTS=()
 
 pass() { RESULTS+=("$1|PASS${2:+ ($2)}"); PASSED=$((PASSED + 1)); }
@@ -70,6 +71,7 @@ cleanup() {
 finish() {
     [ "$FINISHED" = 1 ] && return
     FINISHED=1
+    exec 1>&3 2>&4   # a trap can fire inside a command whose output goes to /dev/null
     if [ "$FAILED" -gt 0 ] && [ -d "$TMP/log" ]; then
         for f in petty.err.log petty.out.log supervisord.log nginx-error.log; do
             [ -s "$TMP/log/$f" ] && { echo "---- tail $f" >&2; tail -n 15 "$TMP/log/$f" >&2; }
@@ -281,9 +283,19 @@ else
     fail "nginx -t (shipped site + snippet, self-signed cert)" "$(grep -m1 emerg "$TMP/nginx-t.log")"
 fi
 
-supervisord -c "$TMP/supervisord.conf" </dev/null >"$TMP/log/supervisord.console" 2>&1 &
+# The first-certificate site (HTTP only) must be valid on its own too.
+sed -e "s#^\( *\)listen 80;#\1listen 127.0.0.1:$HTTP_PORT;#" -e "/listen \[::\]/d" -e "s#/var/www/letsencrypt#$TMP/acme#g" \
+    "$DEPLOY/nginx/petty-bootstrap.conf" >"$TMP/nginx/petty-bootstrap.conf"
+sed -e "s#include $TMP/nginx/petty.conf;#include $TMP/nginx/petty-bootstrap.conf;#" "$TMP/nginx/nginx.conf" >"$TMP/nginx/nginx-bootstrap.conf"
+if nginx -t -p "$TMP/nginx/" -c "$TMP/nginx/nginx-bootstrap.conf" "${NGX_FLAGS[@]:4}" >"$TMP/nginx-t-bootstrap.log" 2>&1; then
+    pass "nginx -t (petty-bootstrap.conf, before the certificate)"
+else
+    fail "nginx -t (petty-bootstrap.conf, before the certificate)" "$(grep -m1 emerg "$TMP/nginx-t-bootstrap.log")"
+fi
+
+supervisord -c "$TMP/supervisord.conf" </dev/null >"$TMP/log/supervisord.console" 2>&1 3>&- 4>&- &
 SUP_PID=$!
-nginx "${NGX_FLAGS[@]}" </dev/null >"$TMP/log/nginx.console" 2>&1 &
+nginx "${NGX_FLAGS[@]}" </dev/null >"$TMP/log/nginx.console" 2>&1 3>&- 4>&- &
 NGX_PID=$!
 
 if wait_for 20 is_running; then pass "supervisorctl status petty: RUNNING"; else fail "supervisorctl status petty: RUNNING" "$(state petty)"; fi
