@@ -20,6 +20,8 @@ public func buildApplication(
         store: store.store, directory: store.directory, logger: logger.labelled("data"), savedVersion: store.savedVersion)
     app.register(service: persistence)
 
+    // First, so the request log and everything after it see the real client address.
+    app.middleware.insert(TrustedProxyMiddleware(ranges: config.trustedProxies), at: 0)
     app.middleware.append(ConditionalRequestMiddleware())
     app.middleware.append(CORSMiddleware())
     app.middleware.append(FileMiddleware(publicDirectory: config.publicDirectory))

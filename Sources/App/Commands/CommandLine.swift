@@ -88,6 +88,11 @@ public enum CommandLineParser {
             default: throw CommandLineError("PETTY_SAMPLE_DATA must be on or off, got '\(value)'")
             }
         }
+        if let value = env["PETTY_TRUSTED_PROXIES"], !value.isEmpty {
+            do { config.trustedProxies = try TrustedProxyMiddleware.parse(value) } catch {
+                throw CommandLineError("PETTY_TRUSTED_PROXIES: \(error)")
+            }
+        }
         if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }
         return config
     }

@@ -13,6 +13,8 @@ public struct AppConfiguration: Sendable {
     public var loadSampleData = true
     /// `PETTY_APPSTORE_ID`: adds the `apple-itunes-app` banner to share pages.
     public var appStoreID: String?
+    /// `PETTY_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` / `X-Real-IP` are believed (default loopback).
+    public var trustedProxies: [IPAddressRange] = TrustedProxyMiddleware().trusted
 
     public init() {}
 }
