@@ -1,0 +1,69 @@
+/// A string that may arrive as a JSON string or number (`"972"` or `972`). Integral numbers print without
+/// a fraction, so `972` and `972.0` both become `"972"`.
+struct FlexibleString: Decodable, Hashable, Sendable {
+    var value: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let string = try? container.decode(String.self) {
+            value = string
+        } else if let int = try? container.decode(Int.self) {
+            value = String(int)
+        } else {
+            let double = try container.decode(Double.self)
+            guard double.isFinite else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "non-finite number where a code was expected")
+            }
+            value = double == double.rounded() && abs(double) < 1e15 ? String(Int(double)) : String(double)
+        }
+    }
+}
+
+/// A number that may arrive as a JSON number or a numeric string (`225.9` or `"225.9"`).
+struct FlexibleDouble: Decodable, Hashable, Sendable {
+    var value: Double
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let double = try? container.decode(Double.self) {
+            value = double
+        } else {
+            let string = try container.decode(String.self)
+            guard let double = Double(string.trimmingASCIIWhitespace()), double.isFinite else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a number: \(string)")
+            }
+            value = double
+        }
+    }
+}
+
+/// An array element that failed to decode becomes `nil` instead of failing the whole array, so a feed
+/// survives one odd row. Callers count the `nil`s.
+struct Lossy<Element: Decodable>: Decodable {
+    var value: Element?
+
+    init(from decoder: any Decoder) throws {
+        value = try? Element(from: decoder)
+    }
+}
+
+extension Array {
+    /// The decoded rows and how many failed.
+    func unwrapped<Row>() -> (rows: [Row], failures: Int) where Element == Lossy<Row> {
+        var rows: [Row] = []
+        rows.reserveCapacity(count)
+        for item in self {
+            if let value = item.value { rows.append(value) }
+        }
+        return (rows, count - rows.count)
+    }
+}
+
+extension StringProtocol {
+    func trimmingASCIIWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isSpace($0) }) else { return "" }
+        let end = lastIndex(where: { !isSpace($0) })!
+        return String(self[start...end])
+    }
+}
