@@ -67,3 +67,16 @@ extension StringProtocol {
         return String(self[start...end])
     }
 }
+
+/// An integer that may arrive as a JSON number (`14`, `14.0`) or a numeric string (`"14"`).
+struct FlexibleInt: Decodable, Hashable, Sendable {
+    var value: Int
+
+    init(from decoder: any Decoder) throws {
+        let number = try FlexibleDouble(from: decoder).value
+        guard number == number.rounded(), abs(number) < 1e15 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an integer: \(number)"))
+        }
+        value = Int(number)
+    }
+}
