@@ -90,7 +90,7 @@ enum RSSItems {
     struct Item {
         var fields: [String: String] = [:]
 
-        subscript(name: String) -> String { (fields[name] ?? "").trimmingASCIIWhitespace() }
+        subscript(name: String) -> String { (fields[name] ?? "").trimmingWhitespace() }
 
         func double(_ name: String) -> Double? {
             Double(self[name]).flatMap { $0.isFinite ? $0 : nil }

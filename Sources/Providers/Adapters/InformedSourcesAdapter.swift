@@ -63,9 +63,9 @@ public enum InformedSourcesAdapter {
             guard location.isValid, !(location.latitude == 0 && location.longitude == 0) else { tally.record(.malformedRow); continue }
             let postcode = site.P.map(\.value).flatMap { $0.isEmpty ? nil : $0 }
             stations.append(StationRecord(
-                key: StationKey(provider: region.provider, sourceID: site.S.value), name: site.N.trimmingASCIIWhitespace(),
+                key: StationKey(provider: region.provider, sourceID: site.S.value), name: site.N.trimmingWhitespace(),
                 brand: site.B.flatMap { Int($0.value) }.flatMap { brands[$0] } ?? "",
-                address: (site.A ?? "").trimmingASCIIWhitespace(),
+                address: (site.A ?? "").trimmingWhitespace(),
                 suburb: site.G1.flatMap { suburbs[$0] }.map(AddressParser.normalisedSuburb) ?? "",
                 state: region.state, postcode: postcode, location: location))
         }

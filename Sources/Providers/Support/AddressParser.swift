@@ -60,7 +60,7 @@ enum AddressParser {
 
     /// "UMINA BEACH" -> "Umina Beach"; text that already has lower case is left as the provider wrote it.
     static func normalisedSuburb(_ suburb: some StringProtocol) -> String {
-        let text = suburb.trimmingASCIIWhitespace()
+        let text = suburb.trimmingWhitespace()
         guard !text.contains(where: \.isLowercase) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)

@@ -29,7 +29,7 @@ struct FlexibleDouble: Decodable, Hashable, Sendable {
             value = double
         } else {
             let string = try container.decode(String.self)
-            guard let double = Double(string.trimmingASCIIWhitespace()), double.isFinite else {
+            guard let double = Double(string.trimmingWhitespace()), double.isFinite else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a number: \(string)")
             }
             value = double
@@ -60,10 +60,10 @@ extension Array {
 }
 
 extension StringProtocol {
-    func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let start = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let end = lastIndex(where: { !isSpace($0) })!
+    /// Trims whitespace, including the `"\r\n"` grapheme of CRLF text and non-breaking spaces.
+    func trimmingWhitespace() -> String {
+        guard let start = firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let end = lastIndex(where: { !$0.isWhitespace })!
         return String(self[start...end])
     }
 }

@@ -37,7 +37,7 @@ enum WireTime {
 
     /// The day number of `yyyy-MM-dd` (surrounding whitespace allowed).
     static func days(isoDay text: String) -> Int? {
-        scan(text.trimmingASCIIWhitespace()) { s in
+        scan(text.trimmingWhitespace()) { s in
             guard s.count == 10, let y = s.digits(0, 4), s[4] == dash, let m = s.digits(5, 2), s[7] == dash,
                   let d = s.digits(8, 2), isValid(year: y, month: m, day: d) else { return nil }
             return days(year: y, month: m, day: d)
