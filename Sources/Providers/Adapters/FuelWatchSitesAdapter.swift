@@ -14,7 +14,7 @@ public enum FuelWatchSitesAdapter {
     /// `brands` maps `brandName` codes (`"VIB"`) to names (`"Vibe"`), from `brands(_:)`; unknown codes are kept as is.
     /// `asOf` is 06:00 WST of the pricing day when any price is present, else `fetchedAt`.
     public static func adapt(_ data: Data, brands: [String: String] = [:], fetchedAt: Date) throws(AdapterError) -> Adapted {
-        let rows = try JSONPayload.decode([Lossy<WireSite>].self, from: data, source: source)
+        let rows = try JSONPayload.decode([Lossy<WireSite>].self, from: data, source: source, codeKey: "id")
         var tally = AdapterTally()
         let (sites, failures) = rows.unwrapped()
         tally.record(.malformedRow, failures)

@@ -51,7 +51,7 @@ public enum InformedSourcesAdapter {
         _ data: Data, region: Region, brands: [Int: String] = [:], suburbs: [Int: String] = [:], fetchedAt: Date
     ) throws(AdapterError) -> Adapted {
         let source = "\(region.source) GetFullSiteDetails"
-        let envelope = try JSONPayload.decode(SitesEnvelope.self, from: data, source: source)
+        let envelope = try JSONPayload.decode(SitesEnvelope.self, from: data, source: source, codeKey: "B")
         guard let rows = envelope.S else { throw .unexpectedShape(source: source, detail: "no 'S' array") }
         var tally = AdapterTally()
         let (sites, failures) = rows.unwrapped()
@@ -79,7 +79,7 @@ public enum InformedSourcesAdapter {
     /// (adelaidefuel's correction, §4); `999` is read as the sentinel. `asOf` is the newest kept price, else `fetchedAt`.
     public static func prices(_ data: Data, region: Region, stations: [StationRecord], fetchedAt: Date) throws(AdapterError) -> Adapted {
         let source = "\(region.source) GetSitesPrices"
-        let envelope = try JSONPayload.decode(PricesEnvelope.self, from: data, source: source)
+        let envelope = try JSONPayload.decode(PricesEnvelope.self, from: data, source: source, codeKey: "SiteId")
         guard let rows = envelope.SitePrices else { throw .unexpectedShape(source: source, detail: "no 'SitePrices' array") }
         var tally = AdapterTally()
         let (wirePrices, failures) = rows.unwrapped()

@@ -24,7 +24,7 @@ public enum NSWFuelCheckAdapter {
     public static func adapt(
         _ data: Data, isDelta: Bool = false, timestamps: TimestampZone = .utc, fetchedAt: Date
     ) throws(AdapterError) -> [Adapted] {
-        let envelope = try JSONPayload.decode(Envelope.self, from: data, source: source)
+        let envelope = try JSONPayload.decode(Envelope.self, from: data, source: source, codeKey: "stationcode")
         guard let stationRows = envelope.stations, let priceRows = envelope.prices else {
             throw .unexpectedShape(source: source, detail: "no 'stations' or 'prices' array")
         }
