@@ -14,6 +14,12 @@ import Testing
         ("Avonside NSW 2628", "Avonside", "Avonside", .NSW, "2628"),
         ("1 Hay St, PERTH WESTERN AUSTRALIA 6000", "1 Hay St", "Perth", .WA, "6000"),
         ("827 Anzac Parade Maroubra NSW 2035", "827 Anzac Parade Maroubra", "", .NSW, "2035"),
+        ("7A SYDNEY RD Mudgee NSW 2850", "7A SYDNEY RD", "Mudgee", .NSW, "2850"),
+        ("842-844 DAVID ST North Albury NSW 2640", "842-844 DAVID ST", "North Albury", .NSW, "2640"),
+        ("Shop 3, 1190 Miami Street Glenwood NSW 2768", "Shop 3, 1190 Miami Street Glenwood", "", .NSW, "2768"),
+        ("Corner Pacific Hwy and Halls Road Coffs Harbour NSW 2450", "Corner Pacific Hwy and Halls Road Coffs Harbour", "", .NSW, "2450"),
+        ("Wagga Wagga NSW 2650", "Wagga Wagga", "Wagga Wagga", .NSW, "2650"),
+        ("131  BROUGHTON Street, Alberton, 3971", "131 BROUGHTON Street", "Alberton", nil, "3971"),
     ])
     func addressesSplitFromTheEnd(address: String, street: String, suburb: String, state: AustralianState?, postcode: String) {
         let parts = AddressParser.parse(address)

@@ -31,6 +31,14 @@ import Testing
         #expect(stations.contains { $0.suburb == "Hume" && $0.state == .ACT && $0.postcode == "2620" })
     }
 
+    @Test func everyStationHasAPostcodeAndAllButFifteenASuburb() throws {
+        let stations = try adaptFull().update.stations
+        #expect(stations.allSatisfy { $0.postcode?.count == 4 })
+        // The rest have no comma and no change of case to split on ("827 Anzac Parade Maroubra NSW 2035").
+        #expect(stations.filter { $0.suburb.isEmpty }.count == 15)
+        #expect(!stations.contains { $0.suburb.contains(where: \.isNumber) || $0.suburb.contains(",") })
+    }
+
     @Test func lastUpdatedIsReadAsUTCAndTheNewestPriceIsTwoMinutesBeforeTheFetch() throws {
         let update = try adaptFull().update
         // Fetched 2026-01-15T02:32:51Z (Postman file name); the newest row says 15/01/2026 02:30:53.

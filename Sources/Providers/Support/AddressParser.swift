@@ -45,27 +45,35 @@ enum AddressParser {
             rest += bytes[word]
         }
         let trimmed = trim(rest[...])
-        if let commaIndex = trimmed.lastIndex(of: comma) {
-            let street = string(trim(trimmed[..<commaIndex]))
-            let suburb = normalisedSuburb(string(trim(trimmed[(commaIndex + 1)...])))
-            return AddressParts(street: street, suburb: suburb, state: state, postcode: postcode)
+        func parts(street: ArraySlice<UInt8>, suburb: ArraySlice<UInt8>) -> AddressParts {
+            AddressParts(street: string(trim(street)), suburb: normalisedSuburb(string(trim(suburb))), state: state, postcode: postcode)
         }
-        let text = string(trimmed)
-        if !trimmed.contains(where: { (0x30...0x39).contains($0) }) {
-            // "Avonside NSW 2628": the whole remainder is the locality.
-            return AddressParts(street: text, suburb: normalisedSuburb(text), state: state, postcode: postcode)
+        let hasDigit: (ArraySlice<UInt8>) -> Bool = { $0.contains(where: { (0x30...0x39).contains($0) }) }
+
+        // "12 Main St, UMINA BEACH": the last comma segment is the suburb unless it has a number in it
+        // ("Shop 3, 1190 Miami Street Glenwood"), in which case it is searched like a comma-less address.
+        let commaIndex = trimmed.lastIndex(of: comma)
+        let tail = commaIndex.map { trimmed[($0 + 1)...] } ?? trimmed
+        if let commaIndex, !hasDigit(tail) {
+            return parts(street: trimmed[..<commaIndex], suburb: tail)
         }
-        // "94 Sturt Hwy BALRANALD": a trailing run of capitals after mixed-case text is the suburb.
-        let restWords = wordRanges(Array(trimmed), from: 0, to: trimmed.count).map { trimmed[(trimmed.startIndex + $0.lowerBound)..<(trimmed.startIndex + $0.upperBound)] }
-        var run = 0
-        while run < restWords.count, isShouting(restWords[restWords.count - 1 - run]) { run += 1 }
-        let head = restWords.count - run
-        if run > 0, head > 0, restWords[..<head].contains(where: { $0.contains(where: { (0x61...0x7A).contains($0) }) }) {
-            let street = string(trimmed[restWords[0].startIndex..<restWords[head - 1].endIndex])
-            let suburb = string(trimmed[restWords[head].startIndex..<restWords[restWords.count - 1].endIndex])
-            return AddressParts(street: street, suburb: normalisedSuburb(suburb), state: state, postcode: postcode)
+        let tailWords = wordSlices(trim(tail))
+        // "Avonside NSW 2628", "Wagga Wagga NSW 2650": a short remainder without a number is the locality alone.
+        if commaIndex == nil, !hasDigit(trimmed), tailWords.count <= 3 {
+            return parts(street: trimmed, suburb: trimmed)
         }
-        return AddressParts(street: text, suburb: "", state: state, postcode: postcode)
+        // A change of case marks the suburb: "94 Sturt Hwy BALRANALD", "7A SYDNEY RD Mudgee".
+        if let lastWord = tailWords.last, let lastCase = wordCase(lastWord) {
+            var run = 1
+            while run < tailWords.count, wordCase(tailWords[tailWords.count - 1 - run]) == lastCase { run += 1 }
+            let head = tailWords[..<(tailWords.count - run)]
+            let opposite: WordCase = lastCase == .shouting ? .titled : .shouting
+            if head.contains(where: { wordCase($0) == opposite || (opposite == .titled && $0.contains(where: { (0x61...0x7A).contains($0) })) }) {
+                let suburbStart = tailWords[head.count].startIndex
+                return parts(street: trimmed[..<suburbStart], suburb: trimmed[suburbStart...])
+            }
+        }
+        return AddressParts(street: string(trimmed), suburb: "", state: state, postcode: postcode)
     }
 
     /// ACT postcodes (2600–2618 and 2900–2920), used because the NSW feed reports ACT stations as NSW.
@@ -146,9 +154,20 @@ enum AddressParser {
         return expected.next() == nil
     }
 
-    private static func isShouting(_ word: ArraySlice<UInt8>) -> Bool {
-        word.count >= 2 && word.allSatisfy { (0x41...0x5A).contains($0) || $0 == 0x2D || $0 == 0x27 }
-            && word.contains(where: { (0x41...0x5A).contains($0) })
+    private enum WordCase { case shouting, titled }
+
+    /// "BALRANALD" is shouting, "Mudgee" titled; words with digits or symbols ("7A", "&") are neither.
+    private static func wordCase(_ word: ArraySlice<UInt8>) -> WordCase? {
+        let isUpper: (UInt8) -> Bool = { (0x41...0x5A).contains($0) }
+        let isLower: (UInt8) -> Bool = { (0x61...0x7A).contains($0) }
+        guard word.count >= 2, let first = word.first, isUpper(first),
+              word.allSatisfy({ isUpper($0) || isLower($0) || $0 == 0x2D || $0 == 0x27 }) else { return nil }
+        return word.contains(where: isLower) ? .titled : .shouting
+    }
+
+    /// The space-separated words of a slice, as sub-slices (indices shared with the input).
+    private static func wordSlices(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        bytes.split(separator: space, omittingEmptySubsequences: true)
     }
 
     private static func trim(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
