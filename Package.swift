@@ -15,7 +15,7 @@ let package = Package(
         // The pure fuel domain: no I/O.
         .target(name: "Fuel"),
         // Provider clients, pollers and wire-format adapters.
-        .target(name: "Providers", dependencies: ["Fuel"]),
+        .target(name: "Providers", dependencies: ["Fuel"], resources: [.copy("SampleData")]),
         // Wiring, configuration, controllers and the wire contract (DTOs).
         .target(name: "App", dependencies: ["HTTP", "Fuel", "Providers"]),
         .executableTarget(name: "Run", dependencies: ["App"]),

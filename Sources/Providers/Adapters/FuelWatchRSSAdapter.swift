@@ -1,0 +1,159 @@
+import Fuel
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// WA FuelWatch RSS `fuelWatchRSS?Product=N[&Day=tomorrow]` (PROVIDERS.md §2.1–2.2): one product, one day.
+///
+/// The feed has no station id. Stations are keyed on their coordinates rounded to 4 decimals (about 11 m):
+/// `rss:-32.2154,116.0080`. Coordinates survive rebrands and renames (a trading name changes when a site
+/// changes hands; its kerb does not), and all 380 sites of the 2019 capture have distinct rounded coordinates.
+/// If two differently named items ever share a key in one payload, both get their normalised trading name
+/// appended so neither overwrites the other. These keys cannot match the JSON API's `site-<id>` keys, so a
+/// deployment should use one WA source, not both.
+public enum FuelWatchRSSAdapter {
+    static let source = "WA FuelWatch RSS"
+
+    /// An empty channel (zero items) is valid: before 14:30 WST a tomorrow feed is empty, meaning "not published yet".
+    /// `asOf` is the newest price's 06:00 WST start for `.today`, and `fetchedAt` for `.tomorrow` or an empty feed.
+    public static func adapt(
+        _ data: Data, product: FuelWatchProduct, day: FuelWatchDay, fetchedAt: Date
+    ) throws(AdapterError) -> Adapted {
+        let items = try RSSItems.parse(data, source: source)
+        var tally = AdapterTally()
+        let keys = stationKeys(items)
+        var stations: [StationRecord] = []
+        var seen = Set<StationKey>()
+        var prices: [PriceRecord] = []
+        var tomorrow: [TomorrowPriceRecord] = []
+        for (item, key) in zip(items, keys) {
+            guard let key, let latitude = item.double("latitude"), let longitude = item.double("longitude") else {
+                tally.record(.malformedRow)
+                continue
+            }
+            if seen.insert(key).inserted {
+                stations.append(StationRecord(
+                    key: key, name: item["trading-name"], brand: item["brand"], address: item["address"],
+                    suburb: AddressParser.normalisedSuburb(item["location"]), state: .WA, postcode: nil,
+                    location: Coordinate(latitude: latitude, longitude: longitude)))
+            }
+            guard let cents = item.double("price"), cents > 0 else { tally.record(.unavailablePrice); continue }
+            guard let days = WireTime.days(isoDay: item["date"]) else { tally.record(.badTimestamp); continue }
+            let price = PriceTenths(cents: cents)
+            switch day {
+            case .today:
+                prices.append(PriceRecord(station: key, fuel: product.fuel, price: price, updatedAt: PerthTime.pricingStart(days: days)))
+            case .tomorrow:
+                tomorrow.append(TomorrowPriceRecord(station: key, fuel: product.fuel, price: price, day: WireTime.dayString(days: days)))
+            }
+        }
+        let update = ProviderUpdate(
+            provider: .wa, stations: stations, prices: prices, tomorrow: tomorrow,
+            asOf: prices.lazy.map(\.updatedAt).max() ?? fetchedAt)
+        return Adapted(update: update, tally: tally)
+    }
+
+    /// One key per item (nil when the item has no usable coordinates).
+    private static func stationKeys(_ items: [RSSItems.Item]) -> [StationKey?] {
+        let bases: [String?] = items.map { item in
+            guard let latitude = item.double("latitude"), let longitude = item.double("longitude"),
+                  Coordinate(latitude: latitude, longitude: longitude).isValid else { return nil }
+            return "rss:\(fixed4(latitude)),\(fixed4(longitude))"
+        }
+        var names: [String: Set<String>] = [:]
+        for (item, base) in zip(items, bases) {
+            if let base { names[base, default: []].insert(normalisedName(item["trading-name"])) }
+        }
+        return zip(items, bases).map { item, base in
+            guard let base else { return nil }
+            let shared = names[base, default: []].count > 1
+            return StationKey(provider: .wa, sourceID: shared ? "\(base)|\(normalisedName(item["trading-name"]))" : base)
+        }
+    }
+
+    /// "-32.2154436" -> "-32.2154", without a formatter.
+    static func fixed4(_ value: Double) -> String {
+        let scaled = Int((abs(value) * 10_000).rounded())
+        let fraction = String(scaled % 10_000)
+        return "\(value < 0 && scaled != 0 ? "-" : "")\(scaled / 10_000).\(String(repeating: "0", count: 4 - fraction.count))\(fraction)"
+    }
+
+    /// "United Byford" -> "united-byford".
+    static func normalisedName(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-")
+    }
+}
+
+/// The `<item>` children of an RSS 2.0 document, as text. Tolerates a UTF-8 BOM and CRLF line ends.
+enum RSSItems {
+    struct Item {
+        var fields: [String: String] = [:]
+
+        subscript(name: String) -> String { (fields[name] ?? "").trimmingWhitespace() }
+
+        func double(_ name: String) -> Double? {
+            Double(self[name]).flatMap { $0.isFinite ? $0 : nil }
+        }
+    }
+
+    static func parse(_ data: Data, source: String) throws(AdapterError) -> [Item] {
+        var body = data
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        guard body.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
+            throw .emptyPayload(source: source)
+        }
+        let collector = Collector()
+        let parser = XMLParser(data: Data(body))
+        parser.delegate = collector
+        guard parser.parse() else {
+            let detail = parser.parserError.map { String(describing: $0) } ?? "unknown XML error"
+            throw .decodingFailed(source: source, context: "line \(parser.lineNumber): \(detail)")
+        }
+        guard collector.root == "rss", collector.sawChannel else {
+            throw .unexpectedShape(source: source, detail: "root <\(collector.root ?? "none")> is not an RSS channel")
+        }
+        // libxml2 on Linux accepts a body cut off mid-document; a truncated download must not pass as a short feed.
+        guard collector.depth == 0 else {
+            throw .decodingFailed(source: source, context: "document ends inside <\(collector.root ?? "")> (truncated?)")
+        }
+        return collector.items
+    }
+
+    private final class Collector: NSObject, XMLParserDelegate {
+        var root: String?
+        var sawChannel = false
+        var items: [Item] = []
+        /// Open elements; 0 again once the root has closed.
+        var depth = 0
+        private var current: Item?
+        private var text = ""
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            if root == nil { root = name }
+            depth += 1
+            if name == "channel" { sawChannel = true }
+            if name == "item" { current = Item() }
+            text = ""
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if current != nil { text += string }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            if current != nil { text += String(decoding: CDATABlock, as: UTF8.self) }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            depth -= 1
+            if name == "item" {
+                if let current { items.append(current) }
+                current = nil
+            } else if current != nil {
+                current?.fields[name] = text
+            }
+            text = ""
+        }
+    }
+}

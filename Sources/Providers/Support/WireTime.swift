@@ -1,0 +1,122 @@
+import Foundation
+
+/// Fixed-format timestamp parsing by hand: no formatter per row, no locale, no time-zone database on the hot
+/// path. Every function returns nil rather than guessing when the text does not match.
+enum WireTime {
+    static let secondsPerDay = 86_400
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The inverse of `days(year:month:day:)`.
+    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `yyyy-MM-dd` for a day number.
+    static func dayString(days: Int) -> String {
+        let (y, m, d) = civil(days: days)
+        return "\(y)-\(m < 10 ? "0" : "")\(m)-\(d < 10 ? "0" : "")\(d)"
+    }
+
+    /// The day number of `yyyy-MM-dd` (surrounding whitespace allowed).
+    static func days(isoDay text: String) -> Int? {
+        scan(text.trimmingWhitespace()) { s in
+            guard s.count == 10, let y = s.digits(0, 4), s[4] == dash, let m = s.digits(5, 2), s[7] == dash,
+                  let d = s.digits(8, 2), isValid(year: y, month: m, day: d) else { return nil }
+            return days(year: y, month: m, day: d)
+        }
+    }
+
+    /// A zone-less wall time as seconds since the epoch, read as if it were UTC. Accepts
+    /// `dd/MM/yyyy HH:mm:ss` (NSW official API) and `yyyy-MM-dd HH:mm:ss` / `yyyy-MM-ddTHH:mm:ss` (NSW app API),
+    /// the latter with an optional fraction of up to 7 digits and an optional `Z` (QLD/SA, VIC).
+    static func naiveSeconds(_ text: String) -> TimeInterval? {
+        scan(text) { s in
+            let y: Int, m: Int, d: Int
+            if s.count >= 19, s[2] == slash, s[5] == slash {
+                guard let dd = s.digits(0, 2), let mm = s.digits(3, 2), let yy = s.digits(6, 4) else { return nil }
+                (y, m, d) = (yy, mm, dd)
+            } else if s.count >= 19, s[4] == dash, s[7] == dash {
+                guard let yy = s.digits(0, 4), let mm = s.digits(5, 2), let dd = s.digits(8, 2) else { return nil }
+                (y, m, d) = (yy, mm, dd)
+            } else {
+                return nil
+            }
+            guard s[10] == space || s[10] == tee, let hh = s.digits(11, 2), s[13] == colon, let mi = s.digits(14, 2),
+                  s[16] == colon, let ss = s.digits(17, 2), isValid(year: y, month: m, day: d), hh < 24, mi < 60, ss < 61
+            else { return nil }
+            var index = 19
+            var fraction = 0.0
+            if index < s.count, s[index] == dot {
+                index += 1
+                var scale = 0.1
+                let start = index
+                while index < s.count, let digit = s.digit(index) {
+                    fraction += Double(digit) * scale
+                    scale /= 10
+                    index += 1
+                }
+                guard index > start, index - start <= 7 else { return nil }
+            }
+            if index < s.count, s[index] == zed { index += 1 }
+            guard index == s.count else { return nil }
+            let whole = days(year: y, month: m, day: d) * secondsPerDay + hh * 3600 + mi * 60 + ss
+            return TimeInterval(whole) + fraction
+        }
+    }
+
+    /// A zone-less wall time as a UTC instant.
+    static func utcDate(_ text: String) -> Date? {
+        naiveSeconds(text).map { Date(timeIntervalSince1970: $0) }
+    }
+
+    static func isValid(year: Int, month: Int, day: Int) -> Bool {
+        guard (1...12).contains(month), day >= 1 else { return false }
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return day <= lengths[month - 1]
+    }
+
+    // MARK: Byte scanning
+
+    private static let dash = UInt8(ascii: "-"), slash = UInt8(ascii: "/"), colon = UInt8(ascii: ":")
+    private static let space = UInt8(ascii: " "), tee = UInt8(ascii: "T"), dot = UInt8(ascii: "."), zed = UInt8(ascii: "Z")
+
+    private static func scan<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+}
+
+private extension UnsafeBufferPointer<UInt8> {
+    func digit(_ index: Int) -> Int? {
+        let byte = self[index]
+        return byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil
+    }
+
+    func digits(_ start: Int, _ length: Int) -> Int? {
+        var value = 0
+        for index in start..<(start + length) {
+            guard let digit = digit(index) else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+}

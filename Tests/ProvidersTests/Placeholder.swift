@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct ProvidersTestsPlaceholder {
-    @Test func moduleBuilds() { #expect(Bool(true)) }
-}
