@@ -50,7 +50,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// Comma-separated list values of every field with this name, trimmed and lowercased (e.g. `Connection`).
     public func tokens(name: String) -> [String] {
         self[name].flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingWhitespace().lowercasedASCII()
+            $0.trimmingASCIIWhitespace().lowercasedASCII()
         }.filter { !$0.isEmpty }
     }
 
@@ -71,7 +71,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
+    func trimmingASCIIWhitespace() -> String {
         let bytes = Array(utf8)
         var start = 0, end = bytes.count
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
