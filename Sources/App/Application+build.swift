@@ -73,6 +73,12 @@ struct DataBootstrap {
         var dataset = dataset
         dataset.history = History.replaying(bundle.history, into: dataset.history, source: .sample)
         for update in bundle.current {
+            // QLD and SA were recorded as station lists only (no price payload exists); priceless stations
+            // would only be noise, so those states wait for live data.
+            guard !update.prices.isEmpty else {
+                logger.info("sample \(update.provider.rawValue): \(update.stations.count) stations but no recorded prices; not served until live data arrives")
+                continue
+            }
             let (merged, report) = dataset.merging(update, source: .sample, at: update.asOf)
             dataset = merged
             if !report.isApplied { logger.warning("sample \(update.provider.rawValue) not applied: \(report.outcome)") }
