@@ -5,8 +5,10 @@ import Providers
 
 /// The one place an application is assembled; `Run` and the tests both call it.
 /// `clock` is injectable so tests can pin "now".
+/// `dataset`, when given, replaces loading the data directory (tests start from a known store).
 public func buildApplication(
-    _ config: AppConfiguration, logger: Logger? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    _ config: AppConfiguration, logger: Logger? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+    dataset: Dataset? = nil
 ) throws -> Application {
     let logger = logger ?? Logger(label: "petty", level: config.logLevel)
     let app = Application(environment: config.environment, logger: logger)
@@ -14,7 +16,8 @@ public func buildApplication(
     app.server.port = config.port
     if let threads = config.threads { app.server.threads = threads }
 
-    let store = try DataBootstrap(config: config, logger: logger.labelled("data")).makeStore()
+    let bootstrap = DataBootstrap(config: config, logger: logger.labelled("data"))
+    let store = try dataset.map(bootstrap.makeStore(from:)) ?? bootstrap.makeStore()
     let context = PettyContext(store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID)
     let persistence = PersistenceService(
         store: store.store, directory: store.directory, logger: logger.labelled("data"), savedVersion: store.savedVersion)
@@ -65,6 +68,10 @@ struct DataBootstrap {
         }
         let store = makePettyStore(dataset)
         return Result(store: store, directory: directory, savedVersion: savedVersion)
+    }
+
+    func makeStore(from dataset: Dataset) -> Result {
+        Result(store: makePettyStore(dataset), directory: DataDirectory(path: config.dataDirectory, logger: logger), savedVersion: nil)
     }
 
     func seedFromSamples(_ dataset: Dataset) throws -> Dataset {

@@ -1,0 +1,66 @@
+import Foundation
+import Fuel
+import HTTP
+import Providers
+@testable import App
+
+/// Builds apps for tests: a throwaway data directory, quiet logs, and either the bundled sample data
+/// (seeded once per test process) or a dataset the test makes.
+enum AppTestSupport {
+    /// The bundled sample dataset, seeded once (it takes a second or two in debug builds).
+    static let sampleDataset: Dataset = {
+        let bootstrap = DataBootstrap(config: AppConfiguration(), logger: Logger(label: "test", level: .critical, sink: .inMemory()))
+        return try! bootstrap.seedFromSamples(Dataset())
+    }()
+
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "petty-test-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func config(dataDirectory: String = temporaryDirectory()) -> AppConfiguration {
+        var config = AppConfiguration()
+        config.environment = .testing
+        config.dataDirectory = dataDirectory
+        config.publicDirectory = publicDirectory
+        config.logLevel = .critical
+        return config
+    }
+
+    /// `Public/` of this checkout, found from this file's path.
+    static let publicDirectory: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.pathComponents.count > 1 {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.appendingPathComponent("Public").path
+            }
+        }
+        return "Public"
+    }()
+
+    static func sampleApp(clock: @escaping @Sendable () -> Date = { Date() }) throws -> Application {
+        try buildApplication(config(), logger: quietLogger(), clock: clock, dataset: sampleDataset)
+    }
+
+    static func app(with dataset: Dataset, clock: @escaping @Sendable () -> Date = { Date() }) throws -> Application {
+        try buildApplication(config(), logger: quietLogger(), clock: clock, dataset: dataset)
+    }
+
+    static func quietLogger() -> Logger { Logger(label: "test", level: .critical, sink: .inMemory()) }
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "body is not a JSON object: \(response.bodyString.prefix(200))")
+    }
+}
+
+func require<T>(_ value: T?, _ message: String = "missing value") throws -> T {
+    guard let value else { throw TestFailure(message) }
+    return value
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
