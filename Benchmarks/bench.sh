@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5s}
 THREADS=${THREADS:-2}
@@ -37,7 +38,7 @@ all_scenarios=(
     "near|/v1/stations?near=-33.8688,151.2093&radius_km=5&fuel=U91&sort=price|64|"
     "page|/stations/1|64|"
     "c1000|/v1/stations/1|1000|"
-    "close|/v1/stations/1|64|-H Connection:close"
+    "close|/v1/stations/1|64|close"
 )
 selected=${SCENARIOS:-"station list near page c1000 close"}
 
@@ -81,12 +82,20 @@ nginx -c "$work/nginx.conf" -g 'daemon off;' &
 nginx_pid=$!
 sleep 0.5
 
-run_wrk() { # url connections extra -> "rps p50_ms p99_ms errors"
-    local url=$1 conns=$2 extra=$3
-    # shellcheck disable=SC2086
-    wrk -t"$THREADS" -c"$conns" -d"$DURATION" --latency $extra "$url" 2>&1 | python3 -c '
+run_wrk() { # url connections mode(close|html|"") -> "rps p50_ms p99_ms errors"
+    local url=$1 conns=$2 mode=$3
+    local args=(-t"$THREADS" -c"$conns" -d"$DURATION" --latency)
+    case "$mode" in
+        *close*) args+=(-H "Connection: close") ;;
+    esac
+    case "$mode" in
+        *html*) args+=(-H "Accept: text/html") ;;
+    esac
+    wrk "${args[@]}" "$url" 2>&1 | python3 -c '
 import re, sys
 text = sys.stdin.read()
+if "Requests/sec" not in text:
+    sys.stderr.write(text[-400:]); print("0 0 0 1"); sys.exit()
 def ms(v):
     n = float(re.match(r"[\d.]+", v).group()); u = v[len(re.match(r"[\d.]+", v).group()):]
     return n * {"us": 0.001, "ms": 1, "s": 1000}.get(u, 1)
@@ -107,8 +116,9 @@ for name in $selected; do
         [ "$sname" = "$name" ] || continue
         ext=$([ "$name" = page ] && echo html || echo json)
         for round in $(seq 1 "$ROUNDS"); do
-            if [ "$name" = page ]; then hdr="-H Accept:text/html"; else hdr=""; fi
-            echo "petty $name $round $(run_wrk "http://127.0.0.1:$PETTY_PORT$path" "$conns" "$extra $hdr")" >>"$results"
+            mode=$extra
+            [ "$name" = page ] && mode="$mode html"
+            echo "petty $name $round $(run_wrk "http://127.0.0.1:$PETTY_PORT$path" "$conns" "$mode")" >>"$results"
             echo "nginx $name $round $(run_wrk "http://127.0.0.1:$NGINX_PORT/$name.$ext" "$conns" "$extra")" >>"$results"
             echo "  $name round $round done" >&2
         done

@@ -79,15 +79,22 @@ extension FuelIndex {
             for slot in entries.indices { add(slot, order: slot) }
         }
 
+        // Only the first `offset + limit` in order are ever returned, so a bounded selection beats a full sort
+        // for the usual "first page of many" request.
+        let needed = min(candidates.count, query.offset + query.limit)
         switch query.sort ?? (query.near != nil ? .distance : nil) {
         case .distance:
-            candidates.sort { ($0.distance, $0.slot) < ($1.distance, $1.slot) }
+            candidates.selectFirst(needed) { ($0.distance, $0.slot) < ($1.distance, $1.slot) }
         case .price:
-            candidates.sort { ($0.price, $0.distance, $0.slot) < ($1.price, $1.distance, $1.slot) }
+            candidates.selectFirst(needed) { ($0.price, $0.distance, $0.slot) < ($1.price, $1.distance, $1.slot) }
         case .name:
-            candidates.sort { nameRank[$0.slot] < nameRank[$1.slot] }
+            let rank = nameRank
+            candidates.selectFirst(needed) { rank[$0.slot] < rank[$1.slot] }
         case nil:
-            candidates.sort { $0.order < $1.order }
+            // Slot order is id order; most sources already yield it.
+            if !candidates.isSorted(by: { $0.order < $1.order }) {
+                candidates.selectFirst(needed) { $0.order < $1.order }
+            }
         }
 
         let start = min(query.offset, candidates.count)
@@ -108,5 +115,46 @@ extension FuelIndex {
     ) throws(QueryError) -> StationPage {
         try stations(
             matching: StationQuery(state: state, fuel: fuel, near: near, radiusKm: radiusKm, sort: .price, limit: limit))
+    }
+}
+
+extension Array {
+    func isSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> Bool {
+        var index = 1
+        while index < count {
+            if areInIncreasingOrder(self[index], self[index - 1]) { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Puts the `k` smallest elements, sorted, at the front; the order of the rest is unspecified.
+    /// A full sort when `k` is a large share of the array, otherwise a bounded max-heap pass.
+    mutating func selectFirst(_ k: Int, by areInIncreasingOrder: (Element, Element) -> Bool) {
+        guard k > 0 else { return }
+        if k * 4 >= count {
+            sort(by: areInIncreasingOrder)
+            return
+        }
+        // Max-heap of the k best so far, kept in self[0..<k].
+        func siftDown(_ start: Int, _ end: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                if left >= end { return }
+                var largest = left
+                let right = left + 1
+                if right < end && areInIncreasingOrder(self[left], self[right]) { largest = right }
+                if !areInIncreasingOrder(self[parent], self[largest]) { return }
+                swapAt(parent, largest)
+                parent = largest
+            }
+        }
+        for index in stride(from: k / 2 - 1, through: 0, by: -1) { siftDown(index, k) }
+        for index in k..<count where areInIncreasingOrder(self[index], self[0]) {
+            swapAt(index, 0)
+            siftDown(0, k)
+        }
+        self[0..<k].sort(by: areInIncreasingOrder)
     }
 }

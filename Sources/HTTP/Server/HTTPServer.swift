@@ -22,6 +22,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     public func start() throws(ListenerError) {
         Sys.ignoreSIGPIPE()
+        Sys.raiseFileDescriptorLimit()
         let listener = try Listener(host: configuration.hostname, port: configuration.port)
         self.listener = listener
         do {

@@ -75,6 +75,19 @@ enum Sys {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// Raises the soft descriptor limit to the hard limit (as nginx's `worker_rlimit_nofile` would); returns the new soft limit.
+    @discardableResult
+    static func raiseFileDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = min(limit.rlim_max, 1 << 20)
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { return Int(raised.rlim_cur) }
+        }
+        return Int(limit.rlim_cur)
+    }
+
     /// The soft limit on open file descriptors.
     static func fileDescriptorLimit() -> Int {
         var limit = rlimit()
