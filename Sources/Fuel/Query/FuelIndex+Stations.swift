@@ -44,6 +44,14 @@ extension FuelIndex {
         let stateOrdinal = query.state.map { UInt8($0.ordinal) }
         let fuelBase = query.fuel.map { $0.ordinal * entries.count }
 
+        // The plain listing (everything, or one state, in id order) needs no per-station work at all.
+        if query.ids == nil, query.near == nil, query.bbox == nil, brandNumber == nil, query.fuel == nil, query.sort == nil {
+            let listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
+            let start = min(query.offset, listed.count)
+            let page = listed[start..<min(listed.count, start + query.limit)].map { StationMatch(entry: entries[$0], distanceKm: nil, price: nil) }
+            return StationPage(total: listed.count, limit: query.limit, offset: query.offset, matches: page)
+        }
+
         var candidates: [Candidate] = []
         func add(_ slot: Int, order: Int, distance: Double = .infinity) {
             if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
