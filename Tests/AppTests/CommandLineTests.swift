@@ -1,0 +1,47 @@
+import HTTP
+import Testing
+@testable import App
+
+@Suite struct CommandLineTests {
+    @Test func flagsOverrideEnvironmentFallbacks() throws {
+        let env = ["PETTY_PORT": "9000", "PETTY_HOSTNAME": "0.0.0.0", "PETTY_ENV": "production", "PETTY_LOG_LEVEL": "debug", "PETTY_DATA_DIR": "/var/lib/petty"]
+        let (command, config) = try CommandLineParser.parse(["serve", "-p", "8081", "--hostname=::", "--threads", "3"], environment: env)
+        #expect(command == .serve)
+        #expect(config.port == 8081)
+        #expect(config.hostname == "::")
+        #expect(config.threads == 3)
+        #expect(config.environment == .production)
+        #expect(config.logLevel == .debug)
+        #expect(config.dataDirectory == "/var/lib/petty")
+    }
+
+    @Test func serveIsTheDefaultCommandAndRoutesIsKnown() throws {
+        #expect(try CommandLineParser.parse([], environment: [:]).0 == .serve)
+        #expect(try CommandLineParser.parse(["routes"], environment: [:]).0 == .routes)
+        #expect(try CommandLineParser.parse(["serve", "-e", "prod"], environment: [:]).1.environment == .production)
+    }
+
+    @Test(arguments: [
+        (["serve", "--port", "70000"], "port"), (["serve", "--port"], "needs a value"), (["serve", "--bogus"], "unknown option"),
+        (["launch"], "unknown command"), (["serve", "--log-level", "loud"], "log-level"), (["serve", "--threads", "0"], "thread"),
+    ])
+    func badArgumentsAreClearErrors(arguments: [String], mentions: String) {
+        #expect {
+            try CommandLineParser.parse(arguments, environment: [:])
+        } throws: { "\($0)".contains(mentions) }
+    }
+
+    @Test func badEnvironmentValuesAreClearErrors() {
+        #expect(throws: CommandLineError.self) { try CommandLineParser.parse([], environment: ["PETTY_PORT": "http"]) }
+        #expect(throws: CommandLineError.self) { try CommandLineParser.parse([], environment: ["PETTY_TRUSTED_PROXIES": "10.0.0.0/99"]) }
+        #expect(throws: CommandLineError.self) { try CommandLineParser.parse([], environment: ["PETTY_SAMPLE_DATA": "maybe"]) }
+    }
+
+    @Test func routeTableListsEveryRoute() throws {
+        let app = try AppTestSupport.sampleApp()
+        let rows = Set(RouteTable.render(app.routes).split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") })
+        for route in ["GET /v1/stations", "GET /v1/stations/:id", "GET /v1/prices/cheapest", "GET /v1/prices/changes", "GET /v1/averages", "GET /v1/trends", "GET /v1/tomorrow", "GET /health"] {
+            #expect(rows.contains(route), "missing \(route)")
+        }
+    }
+}
