@@ -38,6 +38,7 @@ func routes(_ app: Application, context: PettyContext) throws {
     try app.register(collection: AveragesController(context: context))
     try app.register(collection: TomorrowController(context: context))
     try app.register(collection: HealthController(context: context, version: Entrypoint.version))
+    try app.register(collection: SharePageController(context: context))
 }
 
 /// Loads the persisted dataset, or seeds a fresh one from the bundled sample payloads.

@@ -1,0 +1,43 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /stations/:id`: the share link. Browsers get a server-rendered HTML page; clients that prefer
+/// `application/json` get exactly the `GET /v1/stations/:id` body and ETag. Both say `Vary: Accept`.
+struct SharePageController: RouteCollection {
+    let context: PettyContext
+    let pages: SharePageCache
+
+    init(context: PettyContext) {
+        self.context = context
+        self.pages = SharePageCache(appStoreID: context.appStoreID)
+    }
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("stations", ":id", use: show)
+    }
+
+    func show(_ request: Request) throws -> Response {
+        let preference = MediaPreference(request)
+        let raw = request.parameters.get("id") ?? ""
+        let view = context.store.current
+        guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
+            guard preference == .html else {
+                throw Abort(.notFound, reason: "No station with id '\(raw)'", headers: ["Vary": "Accept, Accept-Encoding"])
+            }
+            return NotFoundPage.response()
+        }
+        let rendered = view.extra
+        if preference == .json {
+            var response = JSONResponse.make(
+                body: rendered.detailBodies[slot], etag: rendered.detailETags[slot], lastModified: rendered.lastModified)
+            response.headers.replaceOrAdd(name: "Vary", value: "Accept, Accept-Encoding")
+            return response
+        }
+        let page = pages.page(slot: slot, in: view).render(now: context.referenceNow(view), origin: RequestOrigin(request))
+        var headers = PageChrome.headers(status: .ok)
+        headers.add(name: "ETag", value: page.etag)
+        headers.add(name: "Last-Modified", value: rendered.lastModified)
+        return Response(status: .ok, headers: headers, body: page.body)
+    }
+}

@@ -1,0 +1,40 @@
+import Fuel
+import Synchronization
+
+/// Station pages of the current snapshot, built on first request and kept until a newer snapshot is seen.
+///
+/// Keyed by the published view itself (held weakly, so an old snapshot is never kept alive by the cache).
+/// A request that still holds an older view gets a page built for it, but does not evict the newer pages.
+final class SharePageCache: Sendable {
+    private struct State {
+        weak var view: PettyView?
+        var version: UInt64 = 0
+        var pages: [StationSharePage?] = []
+    }
+
+    private let state = Mutex(State())
+    let appStoreID: String?
+
+    init(appStoreID: String?) {
+        self.appStoreID = appStoreID
+    }
+
+    func page(slot: Int, in view: PettyView) -> StationSharePage {
+        let cached = state.withLock { state -> StationSharePage? in
+            state.view === view ? state.pages[slot] : nil
+        }
+        if let cached { return cached }
+        let entry = view.snapshot.entries[slot]
+        let page = StationSharePage.build(entry: entry, status: view.snapshot.status(of: entry.station.provider), appStoreID: appStoreID)
+        state.withLock { state in
+            if state.view !== view {
+                guard state.view == nil || view.version >= state.version else { return }
+                state.view = view
+                state.version = view.version
+                state.pages = Array(repeating: nil, count: view.snapshot.entries.count)
+            }
+            state.pages[slot] = page
+        }
+        return page
+    }
+}

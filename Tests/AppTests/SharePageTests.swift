@@ -1,0 +1,247 @@
+import Foundation
+import Fuel
+import HTTP
+import Testing
+@testable import App
+
+@Suite("Share page: GET /stations/:id")
+struct SharePageTests {
+    typealias F = SharePageFixtures
+
+    @Test func rendersTheStationWithItsPricesDirectionsAgeAndAttribution() throws {
+        let app = try AppTestSupport.sampleApp()
+        let entry = try require(AppTestSupport.sampleDataset.snapshot[StationID(1)])
+        let response = try app.test(.GET, "/stations/1", headers: F.browserAccept)
+        #expect(response.status == .ok)
+        #expect(response.headers.first(name: "Content-Type") == "text/html; charset=utf-8")
+        let html = response.bodyString
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en-AU\">"))
+        #expect(html.contains("<header class=\"site\"><a href=\"/\"><img src=\"/favicon.svg\" alt=\"\" width=\"32\" height=\"32\">Petty</a></header>"))
+        #expect(html.contains("<main class=\"station\">\n<h1>United Petroleum Umina</h1>"))
+        #expect(html.contains("<p class=\"brand\">United</p>"))
+        #expect(html.contains("<p class=\"address\">307-313 Ocean Beach Road, Umina Beach NSW 2257</p>"))
+        #expect(html.contains("<table class=\"prices\">\n<caption>Prices in cents per litre</caption>"))
+        let u91 = try require(entry.price(of: .U91))
+        #expect(html.contains("<tr><th scope=\"row\">Unleaded 91</th><td class=\"price\">\(u91.price)</td><td class=\"updated\">updated "))
+        #expect(html.contains("<p class=\"cheapest\">Cheapest here: E10 at 171.9&nbsp;¢/L</p>"))
+        let lat = entry.station.location.latitude, lng = entry.station.location.longitude
+        #expect(html.contains("<p><a class=\"directions\" href=\"https://www.google.com/maps/dir/?api=1&amp;destination=\(lat),\(lng)\">Directions</a></p>"))
+        #expect(html.contains("<p class=\"age\">Prices as of 1:30 pm AEDT, Thu 15 Jan 2026. This is sample data"))
+        #expect(html.contains("<footer class=\"site\">\n<p>Fuel price data: NSW FuelCheck data © State of New South Wales.</p>"))
+        #expect(html.contains("<a href=\"/\">Petty: Australian fuel prices</a>"))
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("section class=\"tomorrow\""))
+    }
+
+    @Test func linkPreviewTagsUseTheRequestOrigin() throws {
+        let app = try AppTestSupport.sampleApp()
+        let html = try app.test(.GET, "/stations/1", headers: ["Host": "petty.example:8443", "X-Forwarded-Proto": "https"]).bodyString
+        #expect(html.contains("<title>United Petroleum Umina: fuel prices · Petty</title>"))
+        #expect(html.contains("<meta name=\"description\" content=\"Current fuel prices at United Petroleum Umina, 307-313 Ocean Beach Road, Umina Beach NSW 2257. Cheapest: E10 171.9 ¢/L.\">"))
+        #expect(html.contains("<meta property=\"og:type\" content=\"website\">"))
+        #expect(html.contains("<meta property=\"og:site_name\" content=\"Petty\">"))
+        #expect(html.contains("<meta property=\"og:title\" content=\"United Petroleum Umina: fuel prices\">"))
+        #expect(html.contains("<meta property=\"og:description\" content=\"Current fuel prices at United Petroleum Umina"))
+        #expect(html.contains("<meta property=\"og:url\" content=\"https://petty.example:8443/stations/1\">"))
+        #expect(html.contains("<meta property=\"og:image\" content=\"https://petty.example:8443/og-image.png\">"))
+        #expect(html.contains("<meta name=\"twitter:card\" content=\"summary_large_image\">"))
+        #expect(html.contains("<meta name=\"twitter:title\" content=\"United Petroleum Umina: fuel prices\">"))
+        #expect(html.contains("<meta name=\"twitter:description\" content=\"Current fuel prices at United Petroleum Umina"))
+        #expect(!html.contains("apple-itunes-app"))
+
+        let plain = try app.test(.GET, "/stations/1", headers: ["Host": "[::1]:8080", "X-Forwarded-Proto": "gopher"]).bodyString
+        #expect(plain.contains("<meta property=\"og:url\" content=\"http://[::1]:8080/stations/1\">"))
+    }
+
+    @Test(arguments: ["evil.example/<x>", "a b", "evil\"onload=\"x", "[::1", "x@y"])
+    func anUnsafeHostLeavesOutAbsoluteURLs(host: String) throws {
+        let app = try AppTestSupport.sampleApp()
+        let response = try app.test(.GET, "/stations/1", headers: ["Host": host])
+        #expect(response.status == .ok)
+        #expect(!response.bodyString.contains("og:url"))
+        #expect(!response.bodyString.contains("og:image"))
+        #expect(!response.bodyString.contains(host))
+    }
+
+    @Test func theAppBannerAppearsOnlyWithAnAppStoreID() throws {
+        var config = AppTestSupport.config()
+        config.appStoreID = "123456789"
+        let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
+        let html = try app.test(.GET, "/stations/1", headers: ["Host": "petty.example"]).bodyString
+        #expect(html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789, app-argument=http://petty.example/stations/1\">"))
+        let withoutHost = try app.test(.GET, "/stations/1", headers: ["Host": "bad host"]).bodyString
+        #expect(withoutHost.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789\">"))
+
+        let plain = try AppTestSupport.sampleApp().test(.GET, "/stations/1").bodyString
+        #expect(!plain.contains("apple-itunes-app"))
+    }
+
+    @Test func aWAStationShowsTomorrowsPricesAndTheVerdict() throws {
+        let app = try AppTestSupport.sampleApp()
+        let entry = try require(AppTestSupport.sampleDataset.snapshot.entries.first { $0.station.state == .WA && $0.prices.contains { $0.tomorrow != nil } })
+        let html = try app.test(.GET, "/stations/\(entry.id)", headers: F.browserAccept).bodyString
+        let section = try require(F.element("section class=\"tomorrow\"", in: html), "no tomorrow section")
+        #expect(section.contains("<h2>"))
+        #expect(section.contains("<caption>Prices for Thu 23 Apr 2026 in cents per litre</caption>"))
+        for price in entry.prices {
+            let tomorrow = try require(price.tomorrow)
+            let verdict = TomorrowVerdict(today: price.price, tomorrow: tomorrow.price)
+            #expect(section.contains("<tr><th scope=\"row\">\(price.fuel.displayName)</th><td class=\"price\">\(tomorrow.price)</td><td class=\"updated\">today \(price.price)</td></tr>"))
+            #expect(section.contains("<p><span class=\"verdict \(verdict.rawValue)\">\(price.fuel.displayName): "))
+        }
+        #expect(html.contains("FuelWatch data © Government of Western Australia"))
+        #expect(html.contains("Prices as of 6:00 am AWST, Wed 22 Apr 2026."))
+    }
+
+    @Test func tomorrowsPricesShowOnlyFromPublicationUntilTheTradingDayStarts() throws {
+        // WA: prices set 06:00 WST on Wed 22 Apr 2026; tomorrow's (Thu 23 Apr) published 14:30 WST on the 22nd.
+        let asOf = F.instant("2026-04-21T22:00:00Z")
+        let dataset = F.dataset(
+            .wa, stations: [F.record(.wa, "1", name: "Perth Fuel", state: .WA)],
+            prices: [("1", .U91, 1879, asOf)], tomorrow: [("1", .U91, 1849, "2026-04-23")], asOf: asOf)
+        let cases: [(String, Bool)] = [
+            ("2026-04-22T06:29:00Z", false),  // 14:29 WST: not yet published
+            ("2026-04-22T06:30:00Z", true),  // 14:30 WST
+            ("2026-04-22T21:59:00Z", true),  // 05:59 WST on the 23rd
+            ("2026-04-22T22:00:00Z", false),  // 06:00 WST: tomorrow is today now
+        ]
+        for (now, shown) in cases {
+            let app = try AppTestSupport.app(with: dataset, clock: { F.instant(now) })
+            let html = try app.test(.GET, "/stations/1").bodyString
+            #expect(html.contains("<section class=\"tomorrow\">") == shown, "at \(now)")
+            if shown {
+                #expect(html.contains("<p><span class=\"verdict today_cheaper\">") == false)
+                #expect(html.contains("<p><span class=\"verdict tomorrow_cheaper\">Wait for tomorrow: 3.0\u{00A0}¢/L cheaper than today</span></p>"))
+            }
+        }
+    }
+
+    @Test func updateTimesAreLocalClockTimesTodayAndDatesOtherwise() throws {
+        let set = F.instant("2026-01-14T03:35:00Z")  // 2:35 pm AEDT, Wed 14 Jan
+        let old = F.instant("2025-09-21T02:35:00Z")
+        let dataset = F.dataset(
+            .nsw, stations: [F.record(.nsw, "1", name: "Sydney Fuel", state: .NSW)],
+            prices: [("1", .U91, 1899, set), ("1", .E10, 1879, old)], asOf: set)
+        let sameDay = try AppTestSupport.app(with: dataset, clock: { F.instant("2026-01-14T12:59:00Z") }).test(.GET, "/stations/1").bodyString
+        #expect(sameDay.contains("<td class=\"price\">189.9</td><td class=\"updated\">updated 2:35 pm</td>"))
+        #expect(sameDay.contains("<td class=\"price\">187.9</td><td class=\"updated\">updated 21 Sep 2025</td>"))
+        #expect(sameDay.contains("<p class=\"age\">Prices as of 2:35 pm AEDT, Wed 14 Jan 2026.</p>"))
+        #expect(sameDay.contains("<p class=\"cheapest\">Cheapest here: E10 at 187.9&nbsp;¢/L</p>"))
+        // 00:00 AEDT on the 15th
+        let nextDay = try AppTestSupport.app(with: dataset, clock: { F.instant("2026-01-14T13:00:00Z") }).test(.GET, "/stations/1")
+        #expect(nextDay.bodyString.contains("<td class=\"updated\">updated 14 Jan</td>"))
+        #expect(!nextDay.bodyString.contains("sample data"))
+    }
+
+    @Test func aVictorianStationSaysItsPricesArePublishedADayLate() throws {
+        let app = try AppTestSupport.sampleApp()
+        let entry = try require(AppTestSupport.sampleDataset.snapshot.entries.first { $0.station.state == .VIC })
+        let html = try app.test(.GET, "/stations/\(entry.id)").bodyString
+        #expect(html.contains("published a day late"))
+        #expect(html.contains("© State of Victoria accessed via the Victorian Government Service Victoria Platform (CC BY 4.0)"))
+        #expect(html.contains(" AEST, "))
+    }
+
+    @Test func providerTextIsEscapedEverywhere() throws {
+        let hostile = "<script>alert(1)</script> & \"Bob's\" 🚗 東京"
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Bob&#39;s&quot; 🚗 東京"
+        let asOf = F.instant("2026-01-14T03:35:00Z")
+        let dataset = F.dataset(
+            .nsw,
+            stations: [F.record(.nsw, "1", name: hostile, brand: "<img src=x onerror=alert(2)>", address: "1 \"Quoted\" St' <b>", suburb: "Ünïcode & Co", state: .NSW)],
+            prices: [("1", .U91, 1899, asOf), ("1", .DL, 1999, asOf)], asOf: asOf)
+        let app = try AppTestSupport.app(with: dataset, clock: { asOf })
+        let html = try app.test(.GET, "/stations/1", headers: F.browserAccept).bodyString
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("<img src=x"))
+        #expect(!html.contains("<b>"))
+        #expect(html.contains("<title>\(escaped): fuel prices · Petty</title>"))
+        #expect(html.contains("<h1>\(escaped)</h1>"))
+        #expect(html.contains("<meta property=\"og:title\" content=\"\(escaped): fuel prices\">"))
+        #expect(html.contains("<meta name=\"twitter:title\" content=\"\(escaped): fuel prices\">"))
+        #expect(html.contains("<meta name=\"description\" content=\"Current fuel prices at \(escaped), 1 &quot;Quoted&quot; St&#39; &lt;b&gt;, Ünïcode &amp; Co NSW 2000."))
+        #expect(html.contains("<p class=\"brand\">&lt;img src=x onerror=alert(2)&gt;</p>"))
+        // Every attribute value stays inside its quotes: no raw quote from the provider survives.
+        #expect(!html.contains("\"Bob"))
+        #expect(!html.contains("Bob's"))
+    }
+
+    @Test func theJSONRepresentationIsTheV1StationBytes() throws {
+        let app = try AppTestSupport.sampleApp()
+        let v1 = try app.test(.GET, "/v1/stations/1")
+        for accept in ["application/json", "application/json, text/plain, */*", "text/html;q=0.5, application/json", "application/*"] {
+            let response = try app.test(.GET, "/stations/1", headers: ["Accept": accept])
+            #expect(response.status == .ok, "\(accept)")
+            #expect(response.body == v1.body, "\(accept)")
+            #expect(response.headers.first(name: "ETag") == v1.headers.first(name: "ETag"))
+            #expect(response.headers.first(name: "Content-Type") == "application/json; charset=utf-8")
+            #expect(response.headers["Vary"].contains { $0.contains("Accept,") || $0 == "Accept" })
+        }
+        for accept: String? in [nil, "*/*", "text/html", F.browserAccept.first(name: "Accept")!, "application/json;q=0.5, text/html", "application/json, text/html", "image/png"] {
+            let headers: HTTPHeaders = accept.map { ["Accept": $0] } ?? [:]
+            let response = try app.test(.GET, "/stations/1", headers: headers)
+            #expect(response.headers.first(name: "Content-Type") == "text/html; charset=utf-8", "\(accept ?? "no Accept")")
+            #expect(response.headers.first(name: "Vary") == "Accept, Accept-Encoding")
+        }
+        // /v1 stays JSON whatever the Accept.
+        let v1Browser = try app.test(.GET, "/v1/stations/1", headers: F.browserAccept)
+        #expect(v1Browser.headers.first(name: "Content-Type") == "application/json; charset=utf-8")
+    }
+
+    @Test(arguments: ["abc", "0", "999999", "-1", "1.5", "%3Cscript%3E"])
+    func anUnknownStationIsAFriendly404(id: String) throws {
+        let app = try AppTestSupport.sampleApp()
+        let page = try app.test(.GET, "/stations/\(id)", headers: F.browserAccept)
+        #expect(page.status == .notFound)
+        #expect(page.headers.first(name: "Content-Type") == "text/html; charset=utf-8")
+        #expect(page.headers.first(name: "Content-Security-Policy") == PageChrome.contentSecurityPolicy)
+        #expect(page.headers.first(name: "Vary") == "Accept, Accept-Encoding")
+        let html = page.bodyString
+        #expect(html.contains("<meta name=\"robots\" content=\"noindex\">"))
+        #expect(html.contains("<header class=\"site\">"))
+        #expect(html.contains("<main class=\"notfound\">\n<h1>Station not found</h1>\n<p>"))
+        #expect(html.contains("<a href=\"/\">"))
+        #expect(html.contains("<footer class=\"site\">"))
+        #expect(!html.contains("<script"))
+
+        let json = try app.test(.GET, "/stations/\(id)", headers: F.jsonAccept)
+        #expect(json.status == .notFound)
+        #expect(json.headers.first(name: "Content-Type") == "application/json; charset=utf-8")
+        #expect(json.headers.first(name: "Vary") == "Accept, Accept-Encoding")
+        let object = try AppTestSupport.json(json)
+        #expect(object["error"] as? Bool == true)
+        #expect((object["reason"] as? String)?.isEmpty == false)
+    }
+
+    @Test func securityAndCachingHeadersAndConditionalRequests() throws {
+        let app = try AppTestSupport.sampleApp()
+        let response = try app.test(.GET, "/stations/1", headers: F.browserAccept)
+        #expect(response.headers.first(name: "Content-Security-Policy")
+            == "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+        #expect(response.headers.first(name: "X-Content-Type-Options") == "nosniff")
+        #expect(response.headers.first(name: "Referrer-Policy") == "strict-origin-when-cross-origin")
+        #expect(response.headers.first(name: "Cache-Control") == "public, max-age=60")
+        let v1 = try app.test(.GET, "/v1/stations/1")
+        #expect(response.headers.first(name: "Last-Modified") == v1.headers.first(name: "Last-Modified"))
+        let etag = try require(response.headers.first(name: "ETag"))
+        #expect(etag != v1.headers.first(name: "ETag"), "HTML and JSON are different representations")
+
+        let again = try app.test(.GET, "/stations/1", headers: F.browserAccept)
+        #expect(again.body == response.body)
+        #expect(again.headers.first(name: "ETag") == etag)
+
+        let otherHost = try app.test(.GET, "/stations/1", headers: ["Host": "other.example"])
+        #expect(otherHost.headers.first(name: "ETag") != etag)
+
+        let notModified = try app.test(.GET, "/stations/1", headers: ["If-None-Match": etag])
+        #expect(notModified.status == .notModified)
+        #expect(notModified.body.isEmpty)
+        #expect(notModified.headers.first(name: "ETag") == etag)
+        #expect(notModified.headers.first(name: "Vary") == "Accept, Accept-Encoding")
+
+        let head = try app.test(.HEAD, "/stations/1")
+        #expect(head.status == .ok)
+        #expect(head.body.isEmpty)
+        #expect(head.headers.first(name: "ETag") == etag)
+    }
+}
