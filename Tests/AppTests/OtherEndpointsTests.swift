@@ -34,7 +34,9 @@ import Testing
         let json = try AppTestSupport.json(res)
         let data = try require(json["data"] as? [[String: Any]])
         #expect(!data.isEmpty)
-        #expect(data.allSatisfy { ($0["updated_at"] as? String ?? "") > "2026-08-21T00:00:00Z" && $0["state"] as? String == "VIC" })
+        #expect(data.allSatisfy { ($0["changed_at"] as? String ?? "") > "2026-08-21T00:00:00Z" && $0["state"] as? String == "VIC" })
+        let changed = data.compactMap { $0["changed_at"] as? String }
+        #expect(changed == changed.sorted())
         let all = try app.test(.GET, "/v1/prices/changes?since=2000-01-01T00:00:00Z&limit=10")
         let meta = try require(try AppTestSupport.json(all)["meta"] as? [String: Any])
         #expect(meta["has_more"] as? Bool == true)

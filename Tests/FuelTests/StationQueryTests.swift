@@ -134,22 +134,33 @@ import Testing
         #expect(ids(try index.cheapest(fuel: .U91, near: sydney, radiusKm: 3, limit: 10)) == [2, 3, 1])
     }
 
-    @Test func changesSinceListsOnlyNewerPricesOldestFirst() {
+    @Test func changesSinceListsPricesInTheOrderTheStoreSawThem() {
         let start = Fixture.now
-        let base = Fixture.merge(Fixture.update(.nsw, count: 3, asOf: start))
-        let delta = ProviderUpdate(
-            provider: .nsw, stations: [],
-            prices: [
-                Fixture.price(.nsw, "3", 1_700, at: start.addingTimeInterval(120)),
-                Fixture.price(.nsw, "1", 1_800, at: start.addingTimeInterval(60)),
-            ],
+        let base = Fixture.merge(Fixture.update(.nsw, count: 3, asOf: start), at: start)
+        // Seen two minutes later; station 1's price claims an older retailer time than station 3's but
+        // arrives in a later delta, as a late-publishing provider would send it.
+        let first = ProviderUpdate(
+            provider: .nsw, stations: [], prices: [Fixture.price(.nsw, "3", 1_700, at: start.addingTimeInterval(120))],
             asOf: start.addingTimeInterval(120), isDelta: true)
-        let merged = Fixture.merge(delta, into: base.snapshot, registry: base.registry)
+        let second = ProviderUpdate(
+            provider: .nsw, stations: [], prices: [Fixture.price(.nsw, "1", 1_800, at: start.addingTimeInterval(30))],
+            asOf: start.addingTimeInterval(180), isDelta: true)
+        let afterFirst = Fixture.merge(first, into: base.snapshot, registry: base.registry, at: start.addingTimeInterval(120))
+        let merged = Fixture.merge(second, into: afterFirst.snapshot, registry: afterFirst.registry, at: start.addingTimeInterval(180))
         let index = FuelIndex(snapshot: merged.snapshot)
-        #expect(index.changes(since: start).map(\.station) == [1, 3])
-        #expect(index.changes(since: start.addingTimeInterval(60)).map(\.station) == [3])
-        #expect(index.changes(since: start.addingTimeInterval(120)).isEmpty)
+        #expect(index.changes(since: start).map(\.station) == [3, 1])
+        #expect(index.changes(since: start.addingTimeInterval(120)).map(\.station) == [1])
+        #expect(index.changes(since: start.addingTimeInterval(120)).first?.updatedAt == start.addingTimeInterval(30))
+        #expect(index.changes(since: start.addingTimeInterval(180)).isEmpty)
         #expect(index.changes(since: .distantPast).count == 3)
+    }
+
+    @Test func anUnchangedPriceKeepsTheInstantItWasFirstSeen() {
+        let start = Fixture.now
+        let update = Fixture.update(.nsw, count: 2, asOf: start)
+        let base = Fixture.merge(update, at: start)
+        let again = Fixture.merge(update, into: base.snapshot, registry: base.registry, at: start.addingTimeInterval(600))
+        #expect(FuelIndex(snapshot: again.snapshot).changes(since: start).isEmpty)
     }
 
     @Test func lookupByIdIsDirect() {

@@ -34,10 +34,14 @@ struct PricesController: RouteCollection {
         var json = JSONWriter(capacity: 128 + page.matches.count * 700)
         var hash = FNV1a()
         hash.combine(request.head.rawQuery ?? "")
+        hash.combine(UInt64(page.total))
+        hash.combine(meta.asOf ?? "")
         json.raw("{\"data\":[")
-        for (index, match) in page.matches.enumerated() {
+        var written = 0
+        for match in page.matches {
             guard let slot = view.snapshot.slot(of: match.entry.id), let price = match.price ?? match.entry.price(of: fuel) else { continue }
-            if index > 0 { json.raw(",") }
+            if written > 0 { json.raw(",") }
+            written += 1
             json.raw("{\"fuel\":")
             json.string(fuel.rawValue)
             json.raw(",\"price\":")
@@ -82,19 +86,34 @@ struct PricesController: RouteCollection {
             if let state, entry.station.state != state { continue }
             if let fuel, change.fuel != fuel { continue }
             // A page never splits one instant, so `next_since` cannot skip a change.
-            if items.count >= limit, change.updatedAt != lastInstant { hasMore = true; break }
+            if items.count >= limit, change.changedAt != lastInstant { hasMore = true; break }
             items.append(PriceChangeDTO(
                 stationId: change.station.rawValue, state: entry.station.state.rawValue, fuel: change.fuel.rawValue,
-                price: CentsValue(change.price), updatedAt: ISOTimestamp.string(change.updatedAt)))
-            lastInstant = change.updatedAt
+                price: CentsValue(change.price), updatedAt: ISOTimestamp.string(change.updatedAt),
+                changedAt: ISOTimestamp.string(change.changedAt)))
+            lastInstant = change.changedAt
         }
         struct Meta: Encodable {
             var since: String
-            var count: Int
+            var total: Int
+            var limit: Int
             var hasMore: Bool
             var nextSince: String?
             var asOf: String?
             var source: String
+
+            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextSince, asOf, source }
+
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(since, forKey: .since)
+                try container.encode(total, forKey: .total)
+                try container.encode(limit, forKey: .limit)
+                try container.encode(hasMore, forKey: .hasMore)
+                try container.encode(nextSince, forKey: .nextSince)
+                try container.encode(asOf, forKey: .asOf)
+                try container.encode(source, forKey: .source)
+            }
         }
         struct Body: Encodable {
             var data: [PriceChangeDTO]
@@ -102,7 +121,7 @@ struct PricesController: RouteCollection {
         }
         let dataMeta = view.extra.meta(for: state)
         let body = Body(data: items, meta: Meta(
-            since: ISOTimestamp.string(since), count: items.count, hasMore: hasMore,
+            since: ISOTimestamp.string(since), total: items.count, limit: limit, hasMore: hasMore,
             nextSince: lastInstant.map(ISOTimestamp.string), asOf: dataMeta.asOf, source: dataMeta.source))
         return try JSONResponse.content(body, lastModified: view.extra.lastModified, maxAge: 30)
     }

@@ -58,9 +58,11 @@ enum StationListBody {
         hash.combine(rawQuery ?? "")
         hash.combine(UInt64(page.total))
         json.raw("{\"data\":[")
-        for (index, match) in page.matches.enumerated() {
+        var written = 0
+        for match in page.matches {
             guard let slot = view.snapshot.slot(of: match.entry.id) else { continue }
-            if index > 0 { json.raw(",") }
+            if written > 0 { json.raw(",") }
+            written += 1
             json.raw(rendered.fragments[slot])
             if let distance = match.distanceKm, distance.isFinite {
                 json.raw(",\"distance_km\":")

@@ -18,11 +18,12 @@ struct TomorrowController: RouteCollection {
         let state = try params.state() ?? .WA
         let fuel = try params.fuel()
         let near = try params.coordinate()
-        let radius = try params.double("radius_km", in: 0.1...StationsController.maxRadiusKm, default: StationsController.defaultRadiusKm)
+        let radius = try params.double("radius_km", in: 0.1...StationsController.maxRadiusKm) ?? StationsController.defaultRadiusKm
+        if near == nil && params.query.contains("radius_km") { throw params.bad("radius_km needs near=lat,lng") }
         let ids = try params.ids()
         let limit = try params.int("limit", in: 1...StationsController.maxLimit, default: 100)
         let view = context.store.current
-        let meta = MetaDTO(view.extra.meta(for: state))
+        var meta = MetaDTO(view.extra.meta(for: state))
         guard Self.publishingStates.contains(state) else {
             let dto = TomorrowDTO(
                 state: state.rawValue, fuel: fuel?.rawValue, available: false,
@@ -40,7 +41,7 @@ struct TomorrowController: RouteCollection {
             var distance: Double?
             if let near {
                 let km = near.distanceKm(to: entry.station.location)
-                guard km <= (radius ?? StationsController.defaultRadiusKm) else { continue }
+                guard km <= radius else { continue }
                 distance = km
             }
             let row = TomorrowDTO.StationVerdict(
@@ -52,6 +53,8 @@ struct TomorrowController: RouteCollection {
         }
         rows.sort { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.stationId < $1.0.stationId }
         let stations = rows.prefix(limit).map(\.0)
+        meta.total = board.isPublished ? rows.count : 0
+        meta.limit = limit
         let summary = TomorrowDTO.Summary(
             todayCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.todayCheaper.rawValue }.count,
             tomorrowCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.tomorrowCheaper.rawValue }.count,

@@ -43,7 +43,10 @@ struct PriceChangeDTO: Codable, Sendable {
     var state: String
     var fuel: String
     var price: CentsValue
+    /// When the retailer set the price.
     var updatedAt: String
+    /// When this server first saw it: what `since` and `next_since` refer to.
+    var changedAt: String
 }
 
 struct AverageDTO: Codable, Sendable {

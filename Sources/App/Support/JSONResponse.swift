@@ -38,6 +38,15 @@ struct MetaDTO: Codable, Sendable {
     var limit: Int?
     var offset: Int?
 
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(asOf, forKey: .asOf)
+        try container.encode(source, forKey: .source)
+        try container.encodeIfPresent(total, forKey: .total)
+        try container.encodeIfPresent(limit, forKey: .limit)
+        try container.encodeIfPresent(offset, forKey: .offset)
+    }
+
     init(_ meta: DataMeta, total: Int? = nil, limit: Int? = nil, offset: Int? = nil) {
         asOf = meta.asOf
         source = meta.source

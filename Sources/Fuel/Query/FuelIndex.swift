@@ -62,10 +62,10 @@ public final class FuelIndex: Sendable {
         timeline.reserveCapacity(snapshot.priceCount)
         for entry in entries {
             for price in entry.prices {
-                timeline.append(PriceChange(station: entry.id, fuel: price.fuel, price: price.price, updatedAt: price.updatedAt))
+                timeline.append(PriceChange(station: entry.id, fuel: price.fuel, price: price.price, updatedAt: price.updatedAt, changedAt: price.changedAt))
             }
         }
-        timeline.sort { $0.updatedAt != $1.updatedAt ? $0.updatedAt < $1.updatedAt : ($0.station, $0.fuel) < ($1.station, $1.fuel) }
+        timeline.sort { $0.changedAt != $1.changedAt ? $0.changedAt < $1.changedAt : ($0.station, $0.fuel) < ($1.station, $1.fuel) }
         self.timeline = timeline
     }
 

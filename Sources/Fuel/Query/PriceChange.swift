@@ -6,17 +6,19 @@ public struct PriceChange: Hashable, Sendable {
     public var fuel: FuelType
     public var price: PriceTenths
     public var updatedAt: Date
+    /// When this store first saw the price; what `changes(since:)` orders and pages by.
+    public var changedAt: Date
 }
 
 extension FuelIndex {
-    /// Current prices with `updatedAt` strictly after `since`, oldest first (binary search, no scan).
+    /// Current prices this store first saw strictly after `since`, oldest first (binary search, no scan).
     /// Prices a station no longer lists, and removed stations, are not reported.
     public func changes(since: Date) -> ArraySlice<PriceChange> {
         var low = 0
         var high = timeline.count
         while low < high {
             let middle = (low + high) / 2
-            if timeline[middle].updatedAt <= since { low = middle + 1 } else { high = middle }
+            if timeline[middle].changedAt <= since { low = middle + 1 } else { high = middle }
         }
         return timeline[low...]
     }

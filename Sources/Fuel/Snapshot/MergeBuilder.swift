@@ -1,6 +1,9 @@
+import Foundation
+
 /// Builds one provider's new entries from its old entries and a cleaned update, counting what changed.
 struct MergeBuilder {
     let provider: ProviderID
+    let now: Date
     var registry: StationRegistry
     /// The provider's entries before the merge, by key.
     private let old: [StationKey: StationEntry]
@@ -11,8 +14,9 @@ struct MergeBuilder {
     private var pricesChanged = 0, pricesRemoved = 0, orphans = 0, tomorrowCount = 0
     private var states: Set<AustralianState> = []
 
-    init(snapshot: Snapshot, provider: ProviderID, registry: StationRegistry) {
+    init(snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date) {
         self.provider = provider
+        self.now = now
         self.registry = registry
         var old: [StationKey: StationEntry] = [:]
         var order: [StationKey] = []
@@ -63,7 +67,9 @@ struct MergeBuilder {
                     ? input.tomorrow[key]?[fuel].map { TomorrowPrice(price: $0.price, day: $0.day) }
                     : previous?.tomorrow
                 if replacesTomorrow && tomorrow != nil { tomorrowCount += 1 }
-                prices.append(StationPrice(fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: tomorrow))
+                prices.append(StationPrice(
+                    fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: tomorrow,
+                    seenAt: seenAt(previous, record)))
             }
             if let before { pricesRemoved += before.prices.lazy.filter { incoming[$0.fuel] == nil }.count }
             if replacesTomorrow, let tomorrow = input.tomorrow[key] {
@@ -102,7 +108,8 @@ struct MergeBuilder {
                 let previous = entry.price(of: fuel)
                 if previous?.price != record.price { pricesChanged += 1 }
                 let price = StationPrice(
-                    fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: previous?.tomorrow)
+                    fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: previous?.tomorrow,
+                    seenAt: seenAt(previous, record))
                 entry.prices.removeAll { $0.fuel == fuel }
                 entry.prices.append(price)
             }
@@ -124,6 +131,14 @@ struct MergeBuilder {
             entries[key] = entry
         }
         providerEntries = order.compactMap { entries[$0] }
+    }
+
+    /// An unchanged price keeps the instant we first saw it; a new or changed one is seen now.
+    private func seenAt(_ previous: StationPrice?, _ record: PriceRecord) -> Date {
+        if let previous, previous.price == record.price, previous.updatedAt == record.updatedAt {
+            return previous.seenAt ?? previous.updatedAt
+        }
+        return now
     }
 
     func report(into report: inout MergeReport) {

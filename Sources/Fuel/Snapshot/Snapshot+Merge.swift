@@ -57,7 +57,7 @@ extension Snapshot {
             }
         }
 
-        var builder = MergeBuilder(snapshot: self, provider: provider, registry: registry)
+        var builder = MergeBuilder(snapshot: self, provider: provider, registry: registry, now: now)
         if update.isDelta || tomorrowOnly {
             builder.applyDelta(input)
         } else {
