@@ -49,11 +49,11 @@ import Testing
     @Test func aCorruptSnapshotIsMovedAsideAndIdsSurviveThroughTheRegistry() async throws {
         let directory = AppTestSupport.temporaryDirectory()
         let first = try await run(dataDirectory: directory)
-        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: directory + "/snapshot.json"))
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: directory + "/snapshot.bin"))
         let logs = LogSink.inMemory()
         let second = try await run(dataDirectory: directory, logs: logs)
-        #expect(logs.lines.contains { $0.contains("snapshot.json is unreadable") })
-        let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("snapshot.json.corrupt-") }
+        #expect(logs.lines.contains { $0.contains("snapshot.bin is unreadable") })
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("snapshot.bin.corrupt-") }
         #expect(aside.count == 1)
         #expect(first["/v1/stations/1"] == second["/v1/stations/1"])
         #expect(first["/v1/stations?ids=1,2,3000,5000"] == second["/v1/stations?ids=1,2,3000,5000"])
@@ -73,5 +73,33 @@ import Testing
         let (status, _) = try await fetch(port, "/v1/stations/1")
         #expect(status == 200)
         #expect(logs.lines.filter { $0.contains("is unreadable") }.count == 2)
+    }
+}
+
+@Suite struct SnapshotCodecTests {
+    @Test func theSampleSnapshotRoundTripsExactly() throws {
+        let snapshot = AppTestSupport.sampleDataset.snapshot
+        let decoded = try SnapshotCodec.decode(try SnapshotCodec.encode(snapshot))
+        #expect(decoded == snapshot)
+    }
+
+    @Test func truncatedOrAlteredBytesAreRejectedNotMisread() throws {
+        let bytes = try SnapshotCodec.encode(AppTestSupport.sampleDataset.snapshot)
+        for cut in [0, 7, 8, 100, bytes.count / 2, bytes.count - 1] {
+            #expect(throws: (any Error).self) { try SnapshotCodec.decode(Array(bytes.prefix(cut))) }
+        }
+        #expect(throws: (any Error).self) { try SnapshotCodec.decode(bytes + [0]) }
+        var wrongMagic = bytes
+        wrongMagic[0] = 0x58
+        #expect(throws: (any Error).self) { try SnapshotCodec.decode(wrongMagic) }
+    }
+
+    @Test func anExportedJSONSnapshotIsImportedOnStart() throws {
+        let directory = AppTestSupport.temporaryDirectory()
+        let json = try DataDirectory.jsonEncoder().encode(AppTestSupport.sampleDataset.snapshot)
+        try json.write(to: URL(fileURLWithPath: directory + "/" + DataDirectory.importableSnapshot))
+        let loaded = DataDirectory(path: directory, logger: AppTestSupport.quietLogger()).load()
+        #expect(loaded.hadSnapshot)
+        #expect(loaded.dataset.snapshot == AppTestSupport.sampleDataset.snapshot)
     }
 }

@@ -114,7 +114,9 @@ if [ -s "$SCREENSHOT" ]; then pass "phone-width screenshot written to $SCREENSHO
 
 echo "== rename station $STATION_ID to a hostile name in the persisted snapshot, restart"
 stop_server
-if [ ! -s "$DATA/snapshot.json" ]; then fail "the server did not persist $DATA/snapshot.json"; finish; fi
+if [ ! -s "$DATA/snapshot.bin" ]; then fail "the server did not persist $DATA/snapshot.bin"; finish; fi
+# Export the binary snapshot as JSON, edit it, and let the server import it on the next start.
+if ! .build/debug/Run export --data-dir "$DATA" >"$DATA/snapshot.json" || ! rm "$DATA/snapshot.bin"; then fail "exporting the snapshot"; finish; fi
 if ! HOSTILE="$HOSTILE" python3 - "$DATA/snapshot.json" "$STATION_ID" <<'EOF'
 import json, os, sys
 path, wanted = sys.argv[1], int(sys.argv[2])

@@ -5,6 +5,8 @@ import HTTP
 public enum Command: Equatable, Sendable {
     case serve
     case routes
+    /// Prints the persisted snapshot as JSON (for inspection or hand repair; `snapshot.json` is imported on start).
+    case export
     case help
 }
 
@@ -20,6 +22,7 @@ public enum CommandLineParser {
         Commands:
           serve     Start the HTTP server (default)
           routes    Print the route table
+          export    Print the persisted snapshot (from --data-dir) as JSON
 
         Options for serve (environment fallbacks in brackets):
           -H, --hostname <host>    Address to bind [PETTY_HOSTNAME] (default 127.0.0.1)
@@ -40,6 +43,7 @@ public enum CommandLineParser {
             switch first {
             case "serve": command = .serve
             case "routes": command = .routes
+            case "export": command = .export
             case "help": command = .help
             default: throw CommandLineError("unknown command '\(first)'; expected serve or routes")
             }

@@ -31,6 +31,15 @@ public enum Entrypoint {
             }
         case .serve:
             return serve(config)
+        case .export:
+            let directory = DataDirectory(path: config.dataDirectory, logger: Logger(label: "petty", level: .error, sink: .standardError))
+            let loaded = directory.load()
+            guard loaded.hadSnapshot, let json = try? DataDirectory.jsonEncoder().encode(loaded.dataset.snapshot) else {
+                printError("error: no readable snapshot in \(config.dataDirectory)")
+                return 1
+            }
+            print(String(decoding: json, as: UTF8.self))
+            return 0
         }
     }
 

@@ -9,10 +9,13 @@ struct DataDirectory: Sendable {
     let logger: Logger
 
     enum File: String, CaseIterable {
-        case snapshot = "snapshot.json"
+        case snapshot = "snapshot.bin"
         case registry = "registry.json"
         case history = "history.json"
     }
+
+    /// A JSON snapshot (as `Run export` prints it) is imported when no binary snapshot exists.
+    static let importableSnapshot = "snapshot.json"
 
     func url(_ file: File) -> String { (path as NSString).appendingPathComponent(file.rawValue) }
 
@@ -28,7 +31,7 @@ struct DataDirectory: Sendable {
 
     func load() -> Loaded {
         var problems: [String] = []
-        let snapshot: Snapshot? = read(.snapshot, problems: &problems)
+        let snapshot = readSnapshot(problems: &problems)
         let registry: StationRegistry? = read(.registry, problems: &problems)
         let history: History? = read(.history, problems: &problems)
         let resolvedSnapshot = snapshot ?? .empty
@@ -42,29 +45,54 @@ struct DataDirectory: Sendable {
 
     func save(_ dataset: Dataset) throws {
         try prepare()
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        try AtomicFile.write(Array(try encoder.encode(dataset.snapshot)), to: url(.snapshot))
+        let encoder = Self.jsonEncoder()
+        try AtomicFile.write(try SnapshotCodec.encode(dataset.snapshot), to: url(.snapshot))
         try AtomicFile.write(Array(try encoder.encode(dataset.registry)), to: url(.registry))
         try AtomicFile.write(Array(try encoder.encode(dataset.history)), to: url(.history))
     }
 
+    private func readSnapshot(problems: inout [String]) -> Snapshot? {
+        let binary = url(.snapshot)
+        if FileManager.default.fileExists(atPath: binary) {
+            return read(binary, problems: &problems) { bytes in try SnapshotCodec.decode(Array(bytes)) }
+        }
+        let json = (path as NSString).appendingPathComponent(Self.importableSnapshot)
+        guard FileManager.default.fileExists(atPath: json) else { return nil }
+        logger.notice("data: importing \(json)")
+        return read(json, problems: &problems) { bytes in try Self.jsonDecoder().decode(Snapshot.self, from: bytes) }
+    }
+
     private func read<T: Decodable>(_ file: File, problems: inout [String]) -> T? {
-        let path = url(file)
+        read(url(file), problems: &problems) { bytes in try Self.jsonDecoder().decode(T.self, from: bytes) }
+    }
+
+    private func read<T>(_ path: String, problems: inout [String], decode: (Data) throws -> T) -> T? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             guard let data = FileManager.default.contents(atPath: path) else { throw CocoaError(.fileReadUnknown) }
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .secondsSince1970
-            return try decoder.decode(T.self, from: data)
+            return try decode(data)
         } catch {
             let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
             try? FileManager.default.moveItem(atPath: path, toPath: aside)
-            let message = "\(file.rawValue) is unreadable (\(Self.summary(error))); moved aside to \(aside)"
+            let name = (path as NSString).lastPathComponent
+            let message = "\(name) is unreadable (\(Self.summary(error))); moved aside to \(aside)"
             logger.error("data: \(message)")
             problems.append(message)
             return nil
         }
+    }
+
+    static func jsonDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+
+    static func jsonEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
     }
 
     static func summary(_ error: Error) -> String {

@@ -1,0 +1,162 @@
+import Foundation
+import Fuel
+
+/// A compact binary form of the snapshot: loading 8,000 stations from JSON took most of the start-up budget,
+/// this takes a few milliseconds. Statuses (a handful) stay JSON inside it. Any malformation throws.
+enum SnapshotCodec {
+    static let magic: [UInt8] = Array("PTYSNAP1".utf8)
+
+    struct Malformed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func encode(_ snapshot: Snapshot) throws -> [UInt8] {
+        var out = ByteWriter()
+        out.bytes.reserveCapacity(snapshot.entries.count * 400)
+        out.bytes.append(contentsOf: magic)
+        out.u64(snapshot.version)
+        out.optionalDate(snapshot.changedAt)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        out.blob(Array(try encoder.encode(snapshot.statuses)))
+        out.u32(UInt32(snapshot.entries.count))
+        for entry in snapshot.entries {
+            let station = entry.station
+            out.u64(UInt64(bitPattern: Int64(station.id.rawValue)))
+            out.string(station.provider.rawValue)
+            out.string(station.sourceID)
+            out.string(station.name)
+            out.string(station.brand)
+            out.string(station.address)
+            out.string(station.suburb)
+            out.string(station.state.rawValue)
+            out.optionalString(station.postcode)
+            out.double(station.location.latitude)
+            out.double(station.location.longitude)
+            out.u32(UInt32(entry.prices.count))
+            for price in entry.prices {
+                out.string(price.fuel.rawValue)
+                out.u64(UInt64(bitPattern: Int64(price.price.tenths)))
+                out.double(price.updatedAt.timeIntervalSince1970)
+                out.optionalDate(price.seenAt)
+                if let tomorrow = price.tomorrow {
+                    out.bytes.append(1)
+                    out.u64(UInt64(bitPattern: Int64(tomorrow.price.tenths)))
+                    out.string(tomorrow.day)
+                } else {
+                    out.bytes.append(0)
+                }
+            }
+        }
+        return out.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> Snapshot {
+        var input = ByteReader(bytes: bytes)
+        guard try input.take(magic.count) == magic[...] else { throw Malformed(description: "not a Petty snapshot (bad magic)") }
+        let version = try input.u64()
+        let changedAt = try input.optionalDate()
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        let statuses = try decoder.decode([ProviderStatus].self, from: Data(try input.blob()))
+        let count = Int(try input.u32())
+        guard count <= bytes.count / 16 else { throw Malformed(description: "implausible station count \(count)") }
+        var entries: [StationEntry] = []
+        entries.reserveCapacity(count)
+        for _ in 0..<count {
+            let id = Int(Int64(bitPattern: try input.u64()))
+            guard let provider = ProviderID(rawValue: try input.string()) else { throw Malformed(description: "unknown provider") }
+            let key = StationKey(provider: provider, sourceID: try input.string())
+            let name = try input.string(), brand = try input.string(), address = try input.string(), suburb = try input.string()
+            guard let state = AustralianState(rawValue: try input.string()) else { throw Malformed(description: "unknown state") }
+            let postcode = try input.optionalString()
+            let location = Coordinate(latitude: try input.double(), longitude: try input.double())
+            let priceCount = Int(try input.u32())
+            guard priceCount <= 64 else { throw Malformed(description: "implausible price count \(priceCount)") }
+            var prices: [StationPrice] = []
+            prices.reserveCapacity(priceCount)
+            for _ in 0..<priceCount {
+                guard let fuel = FuelType(rawValue: try input.string()) else { throw Malformed(description: "unknown fuel") }
+                let tenths = Int(Int64(bitPattern: try input.u64()))
+                let updatedAt = Date(timeIntervalSince1970: try input.double())
+                let seenAt = try input.optionalDate()
+                var tomorrow: TomorrowPrice?
+                if try input.byte() == 1 {
+                    let tomorrowTenths = Int(Int64(bitPattern: try input.u64()))
+                    tomorrow = TomorrowPrice(price: PriceTenths(tenths: tomorrowTenths), day: try input.string())
+                }
+                prices.append(StationPrice(fuel: fuel, price: PriceTenths(tenths: tenths), updatedAt: updatedAt, tomorrow: tomorrow, seenAt: seenAt))
+            }
+            let station = Station(
+                id: StationID(id), key: key, name: name, brand: brand, address: address, suburb: suburb,
+                state: state, postcode: postcode, location: location)
+            entries.append(StationEntry(station: station, prices: prices))
+        }
+        guard input.isAtEnd else { throw Malformed(description: "trailing bytes") }
+        guard Set(entries.map(\.id)).count == entries.count, entries.allSatisfy({ $0.id.rawValue > 0 }) else {
+            throw Malformed(description: "duplicate or invalid station ids")
+        }
+        return Snapshot(version: version, changedAt: changedAt, entries: entries, statuses: statuses)
+    }
+}
+
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func double(_ value: Double) { u64(value.bitPattern) }
+    mutating func blob(_ value: [UInt8]) {
+        u32(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+    mutating func string(_ value: String) { blob(Array(value.utf8)) }
+    mutating func optionalString(_ value: String?) {
+        guard let value else { return bytes.append(0) }
+        bytes.append(1)
+        string(value)
+    }
+    mutating func optionalDate(_ value: Date?) { double(value?.timeIntervalSince1970 ?? .nan) }
+}
+
+struct ByteReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
+        guard count >= 0, count <= bytes.count - offset else { throw SnapshotCodec.Malformed(description: "truncated at byte \(offset)") }
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
+    mutating func byte() throws -> UInt8 { try take(1).first! }
+
+    mutating func u32() throws -> UInt32 {
+        try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    mutating func u64() throws -> UInt64 {
+        try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    mutating func double() throws -> Double { Double(bitPattern: try u64()) }
+
+    mutating func blob() throws -> ArraySlice<UInt8> { try take(Int(try u32())) }
+
+    mutating func string() throws -> String {
+        let raw = try blob()
+        guard let text = String(validating: raw, as: UTF8.self) else { throw SnapshotCodec.Malformed(description: "invalid UTF-8") }
+        return text
+    }
+
+    mutating func optionalString() throws -> String? {
+        try byte() == 1 ? try string() : nil
+    }
+
+    mutating func optionalDate() throws -> Date? {
+        let value = try double()
+        return value.isNaN ? nil : Date(timeIntervalSince1970: value)
+    }
+}
