@@ -72,7 +72,7 @@ public final class ProviderClient: Sendable {
                 }
             }
             if let budget = options.budget, !(await budget.acquire()) {
-                return .failure(.transport("\(request.label): cancelled"))
+                return .failure(.transport("cancelled"))
             }
             let error: ProviderError
             var retryAfter: TimeInterval?
@@ -89,9 +89,9 @@ public final class ProviderClient: Sendable {
                         attempt -= 1
                         continue
                     }
-                    return .failure(redact(.auth("\(request.label) answered \(response.status) \(Self.bodyPrefix(response.body))"), auth: auth))
+                    return .failure(redact(.auth(Self.authText(status: response.status, body: prefix(response.body, auth: auth))), auth: auth))
                 }
-                error = .httpStatus(response.status, bodyPrefix: Self.bodyPrefix(response.body))
+                error = .httpStatus(response.status, bodyPrefix: prefix(response.body, auth: auth))
                 retryAfter = RetryPolicy.retryAfterSeconds(response.header("Retry-After"))
             case .failure(let failure):
                 error = failure
@@ -133,9 +133,20 @@ public final class ProviderClient: Sendable {
         }
     }
 
+    static func authText(status: Int, body prefix: String) -> String {
+        "rejected with http \(status)\(prefix.isEmpty ? "" : ": \(prefix)")"
+    }
+
+    /// The body's start for an error text, secrets scrubbed before it is cut (so no secret survives half-cut).
+    private func prefix(_ body: Data, auth: (any ProviderAuth)?) -> String {
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        let scrubbed = Redactor(secrets: auth?.secrets ?? []).scrub(redactor.scrub(text))
+        return Self.bodyPrefix(Data(scrubbed.utf8))
+    }
+
     /// The start of a body for error texts: at most 160 characters, one line, printable.
     static func bodyPrefix(_ body: Data) -> String {
-        let text = String(decoding: body.prefix(480), as: UTF8.self)
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
         var out = ""
         var lastWasSpace = false
         for scalar in text.unicodeScalars {

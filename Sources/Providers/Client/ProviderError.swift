@@ -80,6 +80,17 @@ public struct Redactor: Sendable {
         for secret in secrets where text.contains(secret) {
             text = text.replacingOccurrences(of: secret, with: "[redacted]")
         }
+        // Credentials we may not know the value of (an access token) are recognised by their scheme.
+        for pattern in Self.credentialPatterns where text.range(of: pattern, options: [.regularExpression, .caseInsensitive]) != nil {
+            text = text.replacingOccurrences(of: pattern, with: "$1[redacted]", options: [.regularExpression, .caseInsensitive])
+        }
         return text
     }
+
+    static let credentialPatterns = [
+        #"(Bearer\s+)[^\s,;"']+"#,
+        #"(Basic\s+)[A-Za-z0-9+/=]+"#,
+        #"(SubscriberToken=)[^\s,;"']+"#,
+        #"("?access_token"?\s*[:=]\s*"?)[^\s,;"']+"#,
+    ]
 }

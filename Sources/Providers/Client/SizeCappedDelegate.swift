@@ -94,14 +94,14 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
             }
             result = .success(ProviderResponse(status: response.statusCode, headers: headers, body: entry.body))
         } else {
-            result = .failure(.transport("\(entry.label): no HTTP response"))
+            result = .failure(.transport("no HTTP response"))
         }
         entry.continuation.resume(returning: result)
     }
 
     /// A URLError as a short text: its code's meaning, never `localizedDescription` (which may quote the URL).
     static func map(_ error: Error, label: String) -> ProviderError {
-        guard let urlError = error as? URLError else { return .transport("\(label): \(type(of: error))") }
+        guard let urlError = error as? URLError else { return .transport(String(describing: type(of: error))) }
         let reason: String
         switch urlError.code {
         case .timedOut: return .timeout
@@ -119,6 +119,6 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
         case .zeroByteResource: reason = "empty response"
         default: reason = "URL error \(urlError.code.rawValue)"
         }
-        return .transport("\(label): \(reason)")
+        return .transport(reason)
     }
 }
