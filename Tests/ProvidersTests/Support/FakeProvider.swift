@@ -133,7 +133,7 @@ final class FakeProvider: @unchecked Sendable {
         data(WAPoller.path, validate: { _ in nil }) { [self] request, behaviour in
             let (published, today) = state.withLock { ($0.tomorrowPublished, $0.waToday) }
             if request.query["Day"] == "tomorrow" {
-                return rss(published ? Self.redated(waToday, to: today.advanced(by: 1)) : Self.emptyRSS)
+                return rss(published ? Self.bumped(Self.redated(waToday, to: today.advanced(by: 1)), by: 2) : Self.emptyRSS)
             }
             return rss(behaviour == .empty ? Self.emptyRSS : Self.redated(waToday, to: today))
         }
@@ -236,6 +236,21 @@ final class FakeProvider: @unchecked Sendable {
         let text = String(decoding: rss, as: UTF8.self)
         let replaced = text.replacingOccurrences(of: #"<date>[0-9-]+</date>"#, with: "<date>\(day)</date>", options: .regularExpression)
         return Data(replaced.utf8)
+    }
+
+    /// Every `<price>` raised by `cents` (tomorrow differs from today, so a rollover is visible).
+    static func bumped(_ rss: Data, by cents: Double) -> Data {
+        let text = String(decoding: rss, as: UTF8.self)
+        let regex = try! NSRegularExpression(pattern: #"<price>([0-9.]+)</price>"#)
+        var out = ""
+        var last = text.startIndex
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let whole = Range(match.range, in: text)!
+            let value = Double(text[Range(match.range(at: 1), in: text)!])!
+            out += text[last..<whole.lowerBound] + "<price>\(String(format: "%.1f", value + cents))</price>"
+            last = whole.upperBound
+        }
+        return Data((out + text[last...]).utf8)
     }
 
     /// The NSW subset as v2 TAS rows: `state: "TAS"` on stations and prices, integer station codes.
