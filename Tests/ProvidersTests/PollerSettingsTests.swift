@@ -77,7 +77,7 @@ struct PollerSettingsTests {
         #expect(quota.perDay == 38 + 18)
         #expect(quota.fits)
         let line = ProviderPollers.summary(settings, pollers: ProviderPollers.make(settings))
-        #expect(line.hasPrefix("providers: nsw (full daily, deltas every 1800s 5:00–23:00 Sydney; ≈38 calls/day), tas ("), "\(line)")
+        #expect(line.hasPrefix("providers: nsw (full daily, deltas every 1800s 05:00–23:00 Sydney; ≈38 calls/day), tas ("), "\(line)")
         #expect(line.contains("wa (every 1800s"))
         #expect(line.hasSuffix("NSW key ≈56 calls/day, 1,680/month of 2,500"), "\(line)")
         let greedy = try parse(Self.nswCredentials.merging(["PETTY_NSW_POLL_SECONDS": "300"]) { $1 })

@@ -29,7 +29,7 @@ public actor NSWPoller: ProviderPoller {
     }
 
     public nonisolated var plan: String {
-        "nsw (full daily, deltas every \(Int(interval))s \(Self.windowStartHour):00–\(Self.windowEndHour):00 Sydney; ≈\(Self.callsPerDay(interval: interval)) calls/day)"
+        "nsw (full daily, deltas every \(Int(interval))s 05:00–23:00 Sydney; ≈\(Self.callsPerDay(interval: interval)) calls/day)"
     }
 
     /// Polls a day within the window (the first is the full list) plus two token calls (a token lasts ~12 h).
