@@ -70,10 +70,10 @@ struct ClientTests {
     @Test func clientErrorsAreNotRetried() async throws {
         let fake = try FakeProvider().start()
         defer { fake.stop() }
-        let request = ProviderRequest(base: fake.baseURL, path: "/no/such/path", timeout: 5)
-        let result = await client().send(request, auth: qldAuth)
+        fake.set(InformedSourcesPoller.brandsPath, .status(404))
+        let result = await client().send(qldRequest(fake), auth: qldAuth)
         guard case .failure(.httpStatus(404, _)) = result else { Issue.record("expected 404, got \(result)"); return }
-        #expect(fake.requests.count == 0 || fake.requests.allSatisfy { $0.path != "/no/such/path" } || true)
+        #expect(fake.count(InformedSourcesPoller.brandsPath) == 1)
     }
 
     @Test func aHungProviderTimesOutAtTheDeadline() async throws {

@@ -5,7 +5,7 @@ import Providers
 
 /// Runs the provider pollers with the server: one task per provider, started with the app and cancelled on
 /// shutdown (SIGTERM). Registered even when no provider is enabled, so the start-up log says so.
-final class PollerService: LifecycleService, @unchecked Sendable {
+final class PollerService: LifecycleService {
     let name = "pollers"
     let group: PollerGroup
     let summary: String
