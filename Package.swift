@@ -22,7 +22,7 @@ let package = Package(
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "FuelTests", dependencies: ["Fuel"]),
-        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Fuel", "Providers"]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,6 +22,7 @@ public func buildApplication(
     let persistence = PersistenceService(
         store: store.store, directory: store.directory, logger: logger.labelled("data"), savedVersion: store.savedVersion)
     app.register(service: persistence)
+    registerProviderPollers(app, config: config, store: store.store, logger: logger)
 
     // First, so the request log and everything after it see the real client address.
     app.middleware.insert(TrustedProxyMiddleware(ranges: config.trustedProxies), at: 0)

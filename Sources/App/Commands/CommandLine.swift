@@ -1,4 +1,5 @@
 import HTTP
+import Providers
 
 /// `Run serve [--hostname/-H h] [--port/-p n] [--env/-e name] [--threads n] [--data-dir path] [--public-dir path] [--log-level level]`
 /// and `Run routes`.
@@ -98,6 +99,9 @@ public enum CommandLineParser {
             }
         }
         if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }
+        do {
+            config.providers = try ProviderSettings.fromEnvironment(env, userAgent: ProviderClient.defaultUserAgent(version: Entrypoint.version))
+        } catch { throw CommandLineError(error.description) }
         return config
     }
 

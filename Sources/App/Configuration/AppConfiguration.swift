@@ -1,4 +1,5 @@
 import HTTP
+import Providers
 
 /// Everything `Run serve` can be told, from flags first and `PETTY_*` environment variables second.
 public struct AppConfiguration: Sendable {
@@ -15,6 +16,9 @@ public struct AppConfiguration: Sendable {
     public var appStoreID: String?
     /// `PETTY_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` / `X-Real-IP` are believed (default loopback).
     public var trustedProxies: [IPAddressRange] = TrustedProxyMiddleware().trusted
+    /// `PETTY_PROVIDERS` and the provider variables. The default here polls nothing (tests); the environment's
+    /// default is every provider with credentials, plus WA.
+    public var providers = ProviderSettings()
 
     public init() {}
 }

@@ -1,0 +1,55 @@
+import Foundation
+import Fuel
+import HTTP
+import Providers
+
+/// Runs the provider pollers with the server: one task per provider, started with the app and cancelled on
+/// shutdown (SIGTERM). Registered even when no provider is enabled, so the start-up log says so.
+final class PollerService: LifecycleService {
+    let name = "pollers"
+    let group: PollerGroup
+    let summary: String
+    let quotaFits: Bool
+    private let logger: Logger
+    private let stopTimeout: TimeInterval
+
+    init(settings: ProviderSettings, sink: any ProviderSink, logger: Logger, pollers: [any ProviderPoller]? = nil) {
+        let pollers = pollers ?? ProviderPollers.make(settings)
+        let log = PollLog { [logger] level, message in
+            switch level {
+            case .debug: logger.debug(message)
+            case .info: logger.info(message)
+            case .notice: logger.notice(message)
+            case .warning: logger.warning(message)
+            case .error: logger.error(message)
+            }
+        }
+        self.group = PollerGroup(pollers: pollers, sink: sink, log: log)
+        self.summary = ProviderPollers.summary(settings, pollers: pollers)
+        self.quotaFits = ProviderPollers.nswQuota(settings)?.fits ?? true
+        self.logger = logger
+        // A cancelled request ends at once; allow for one request deadline in case it does not.
+        self.stopTimeout = settings.requestTimeout + 2
+    }
+
+    func start() throws {
+        logger.notice(summary)
+        if !quotaFits { logger.warning("the NSW plan exceeds the free quota of \(ProviderPollers.nswMonthlyQuota) calls a month") }
+        group.start()
+    }
+
+    func shutdown() {
+        guard !group.pollers.isEmpty else { return }
+        if group.shutdown(timeout: stopTimeout) {
+            logger.info("pollers stopped")
+        } else {
+            logger.warning("pollers did not stop within \(Int(stopTimeout))s; leaving them to the process exit")
+        }
+    }
+}
+
+/// Registers the pollers on `app` (they start with `app.start()`/`run()`, never in in-memory tests).
+func registerProviderPollers(_ app: Application, config: AppConfiguration, store: PettyStore, logger: Logger) {
+    let service = PollerService(settings: config.providers, sink: FuelStoreSink(store: store), logger: logger.labelled("providers"))
+    app.register(service: service)
+}

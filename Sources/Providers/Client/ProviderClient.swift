@@ -1,0 +1,188 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A thin `URLSession` wrapper for provider APIs: ephemeral (no cache, no cookies), a real `User-Agent`,
+/// a whole-request deadline, a response size cap, bounded retries with jittered backoff, an auth step
+/// before each attempt (refreshed once on 401/403), and typed errors that never carry secrets.
+public final class ProviderClient: Sendable {
+    public struct Options: Sendable {
+        public var userAgent: String
+        /// Bodies larger than this fail with `.tooLarge` without being read further.
+        public var maxResponseBytes: Int
+        public var retry: RetryPolicy
+        /// Client-side rate limit shared by every request through this client, or nil.
+        public var budget: RequestBudget?
+
+        public init(
+            userAgent: String = ProviderClient.defaultUserAgent(version: "dev"), maxResponseBytes: Int = 16 << 20,
+            retry: RetryPolicy = RetryPolicy(), budget: RequestBudget? = nil
+        ) {
+            self.userAgent = userAgent
+            self.maxResponseBytes = maxResponseBytes
+            self.retry = retry
+            self.budget = budget
+        }
+    }
+
+    public static func defaultUserAgent(version: String) -> String {
+        "Petty/\(version) (+https://github.com/petty; fuel price app server)"
+    }
+
+    public let options: Options
+    let redactor: Redactor
+    private let session: URLSession
+    private let delegate: SizeCappedDelegate
+
+    /// `secrets` are scrubbed from every error text this client returns (the auth step adds its own).
+    public init(options: Options = Options(), secrets: [String] = []) {
+        self.options = options
+        self.redactor = Redactor(secrets: secrets)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpAdditionalHeaders = ["User-Agent": options.userAgent]
+        let delegate = SizeCappedDelegate()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "petty-provider-client"
+        self.delegate = delegate
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    /// Sends `request` with retries. `auth` runs before every attempt; after a 401/403 it is invalidated and the
+    /// request retried once with a fresh credential. Only a 2xx response is a success.
+    public func send(_ request: ProviderRequest, auth: (any ProviderAuth)? = nil) async -> Result<ProviderResponse, ProviderError> {
+        let started = Date()
+        var attempt = 0
+        var refreshedAuth = false
+        while true {
+            attempt += 1
+            var prepared = request
+            if let auth {
+                switch await auth.headers(for: request, client: self) {
+                case .success(let fields): for field in fields { prepared.setHeader(field.name, field.value) }
+                case .failure(let error): return .failure(redact(error, auth: auth))
+                }
+            }
+            if let budget = options.budget, !(await budget.acquire()) {
+                return .failure(.transport("cancelled"))
+            }
+            let error: ProviderError
+            var retryAfter: TimeInterval?
+            switch await perform(prepared) {
+            case .success(var response):
+                if (200..<300).contains(response.status) {
+                    response.elapsed = Date().timeIntervalSince(started)
+                    response.attempts = attempt
+                    return .success(response)
+                }
+                if response.status == 401 || response.status == 403 {
+                    if !refreshedAuth, let auth, await auth.invalidate() {
+                        refreshedAuth = true
+                        attempt -= 1
+                        continue
+                    }
+                    return .failure(redact(.auth(Self.authText(status: response.status, body: prefix(response.body, auth: auth))), auth: auth))
+                }
+                error = .httpStatus(response.status, bodyPrefix: prefix(response.body, auth: auth))
+                retryAfter = RetryPolicy.retryAfterSeconds(response.header("Retry-After"))
+            case .failure(let failure):
+                error = failure
+            }
+            guard error.isRetryable, attempt < options.retry.maxAttempts, !Task.isCancelled,
+                  let delay = options.retry.delay(afterAttempt: attempt, retryAfter: retryAfter)
+            else { return .failure(redact(error, auth: auth)) }
+            let lastError = error
+            do { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) } catch { return .failure(redact(lastError, auth: auth)) }
+        }
+    }
+
+    private func redact(_ error: ProviderError, auth: (any ProviderAuth)?) -> ProviderError {
+        error.redacted(by: redactor).redacted(by: Redactor(secrets: auth?.secrets ?? []))
+    }
+
+    /// One exchange, no retries: the status and body (up to the cap) or a transport/timeout/size error.
+    func perform(_ request: ProviderRequest) async -> Result<ProviderResponse, ProviderError> {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
+        urlRequest.httpMethod = request.method
+        for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
+        if request.header("User-Agent") == nil { urlRequest.setValue(options.userAgent, forHTTPHeaderField: "User-Agent") }
+        let holder = TaskHolder()
+        let label = request.label
+        let limit = options.maxResponseBytes
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ProviderResponse, ProviderError>, Never>) in
+                let task = session.dataTask(with: urlRequest)
+                delegate.register(task, limit: limit, label: label, continuation: continuation)
+                holder.set(task)
+                // The session's own timeout is per read; this is the whole-request deadline.
+                DispatchQueue.global().asyncAfter(deadline: .now() + request.timeout) { [delegate] in
+                    delegate.expire(task)
+                }
+                task.resume()
+            }
+        } onCancel: {
+            holder.cancel()
+        }
+    }
+
+    static func authText(status: Int, body prefix: String) -> String {
+        "rejected with http \(status)\(prefix.isEmpty ? "" : ": \(prefix)")"
+    }
+
+    /// The body's start for an error text, secrets scrubbed before it is cut (so no secret survives half-cut).
+    private func prefix(_ body: Data, auth: (any ProviderAuth)?) -> String {
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        let scrubbed = Redactor(secrets: auth?.secrets ?? []).scrub(redactor.scrub(text))
+        return Self.bodyPrefix(Data(scrubbed.utf8))
+    }
+
+    /// The start of a body for error texts: at most 160 characters, one line, printable.
+    static func bodyPrefix(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        var out = ""
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F
+            if isSpace {
+                if !lastWasSpace && !out.isEmpty { out.append(" ") }
+                lastWasSpace = true
+            } else {
+                out.unicodeScalars.append(scalar)
+                lastWasSpace = false
+            }
+            if out.count >= 160 { out += "…"; break }
+        }
+        return out.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// Holds a data task for cancellation that may arrive before the task exists.
+private final class TaskHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    func set(_ task: URLSessionDataTask) {
+        lock.lock()
+        self.task = task
+        let cancelNow = cancelled
+        lock.unlock()
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+}

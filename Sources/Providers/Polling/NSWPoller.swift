@@ -1,0 +1,121 @@
+import Foundation
+import Fuel
+
+/// NSW (and ACT, by postcode in the adapter): the first poll of each Sydney day fetches the full
+/// `/FuelPriceCheck/v1/fuel/prices`, later ones the `/prices/new` deltas, every `interval` between 05:00 and
+/// 23:00 Sydney, within the 2,500 calls/month free quota (PROVIDERS.md §1.7). The token is shared with TAS.
+public actor NSWPoller: ProviderPoller {
+    public static let fullPath = "/FuelPriceCheck/v1/fuel/prices"
+    public static let deltaPath = "/FuelPriceCheck/v1/fuel/prices/new"
+    public static let windowStartHour = 5
+    public static let windowEndHour = 23
+    static let zone = AustralianState.NSW.zone
+
+    public nonisolated let provider = ProviderID.nsw
+    public nonisolated let interval: TimeInterval
+    let client: ProviderClient
+    let auth: NSWOAuth
+    let base: URL
+    let timeout: TimeInterval
+    /// The Sydney day of the last applied full list; deltas only follow a full of the same day.
+    private var lastFullDay: CalendarDay?
+
+    public init(client: ProviderClient, auth: NSWOAuth, base: URL, interval: TimeInterval, timeout: TimeInterval) {
+        self.client = client
+        self.auth = auth
+        self.base = base
+        self.interval = interval
+        self.timeout = timeout
+    }
+
+    public nonisolated var plan: String {
+        "nsw (full daily, deltas every \(Int(interval))s 05:00–23:00 Sydney; ≈\(Self.callsPerDay(interval: interval)) calls/day)"
+    }
+
+    /// Polls a day within the window (the first is the full list) plus two token calls (a token lasts ~12 h).
+    public static func callsPerDay(interval: TimeInterval) -> Int {
+        polls(perDayEvery: interval) + 2
+    }
+
+    static func polls(perDayEvery interval: TimeInterval) -> Int {
+        let window = TimeInterval((windowEndHour - windowStartHour) * 3600)
+        return Int((window / max(60, interval)).rounded(.up))
+    }
+
+    public func poll(at now: Date, sink: any ProviderSink) async -> PollOutcome {
+        let today = CalendarDay(containing: now, in: Self.zone)
+        let isDelta = lastFullDay == today
+        let next = nextPoll(after: now)
+        let request = ProviderRequest(base: base, path: isDelta ? Self.deltaPath : Self.fullPath, timeout: timeout)
+        let response: ProviderResponse
+        switch await client.fetch(request, auth: auth) {
+        case .failure(let failure): return PollOutcome(failure.outcome, next: next)
+        case .success(let value): response = value
+        }
+        let adapted: [Adapted]
+        do {
+            adapted = try NSWFuelCheckAdapter.adapt(response.body, isDelta: isDelta, fetchedAt: now)
+        } catch {
+            return PollOutcome(PollFailure(adapter: error, request: request.label).outcome, next: next)
+        }
+        // v1 carries NSW (and ACT) only; TAS has its own poller on v2.
+        let update = adapted.first { $0.update.provider == .nsw }
+            ?? Adapted(update: ProviderUpdate(provider: .nsw, stations: [], prices: [], asOf: now, isDelta: isDelta))
+        let report = sink.apply(update.update, nextPoll: next, at: now)
+        if report.isApplied && !isDelta { lastFullDay = today }
+        return PollOutcome(.merged(report), next: next, notes: update.tally.skipped > 0 ? ["skipped \(update.tally)"] : [])
+    }
+
+    nonisolated func nextPoll(after now: Date) -> Date {
+        LocalTime.clamp(now.addingTimeInterval(interval), toDailyWindow: Self.windowStartHour, Self.windowEndHour, in: Self.zone)
+    }
+}
+
+/// TAS through NSW FuelCheck v2 `/FuelPriceCheck/v2/fuel/prices?states=TAS` (same key and token as NSW), every
+/// `interval` between 05:00 and 23:00 Hobart. TAS station codes collide with NSW's, so the adapter keys them `.tas`.
+public actor TASPoller: ProviderPoller {
+    public static let path = "/FuelPriceCheck/v2/fuel/prices"
+    static let zone = AustralianState.TAS.zone
+
+    public nonisolated let provider = ProviderID.tas
+    public nonisolated let interval: TimeInterval
+    let client: ProviderClient
+    let auth: NSWOAuth
+    let base: URL
+    let timeout: TimeInterval
+
+    public init(client: ProviderClient, auth: NSWOAuth, base: URL, interval: TimeInterval, timeout: TimeInterval) {
+        self.client = client
+        self.auth = auth
+        self.base = base
+        self.interval = interval
+        self.timeout = timeout
+    }
+
+    public nonisolated var plan: String {
+        "tas (every \(Int(interval))s 05:00–23:00 Hobart on the NSW key; ≈\(Self.callsPerDay(interval: interval)) calls/day)"
+    }
+
+    public static func callsPerDay(interval: TimeInterval) -> Int { NSWPoller.polls(perDayEvery: interval) }
+
+    public func poll(at now: Date, sink: any ProviderSink) async -> PollOutcome {
+        let next = LocalTime.clamp(now.addingTimeInterval(interval), toDailyWindow: 5, 23, in: Self.zone)
+        let request = ProviderRequest(base: base, path: Self.path, query: [("states", "TAS")], timeout: timeout)
+        let response: ProviderResponse
+        switch await client.fetch(request, auth: auth) {
+        case .failure(let failure): return PollOutcome(failure.outcome, next: next)
+        case .success(let value): response = value
+        }
+        let adapted: [Adapted]
+        do {
+            adapted = try NSWFuelCheckAdapter.adapt(response.body, isDelta: false, fetchedAt: now)
+        } catch {
+            return PollOutcome(PollFailure(adapter: error, request: request.label).outcome, next: next)
+        }
+        // No TAS rows is an empty full update: the merge rejects it (stale) and keeps what we have.
+        let update = adapted.first { $0.update.provider == .tas }?.update
+            ?? ProviderUpdate(provider: .tas, stations: [], prices: [], asOf: now)
+        let report = sink.apply(update, nextPoll: next, at: now)
+        return PollOutcome(.merged(report), next: next)
+    }
+}

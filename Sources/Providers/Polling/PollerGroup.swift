@@ -1,0 +1,157 @@
+import Foundation
+import Fuel
+import Synchronization
+
+/// Runs each poller in its own `Task`: poll, record the outcome, log one line, sleep until the next step.
+/// Failures are marked on the sink (data untouched) and retried with backoff: `base` doubling per consecutive
+/// failure up to the poller's interval, with jitter (a random 50–100 % of that). `shutdown` cancels the tasks
+/// (in-flight requests are cancelled too) and waits for them to end.
+@available(macOS 15.0, iOS 18.0, *)
+public final class PollerGroup: Sendable {
+    public struct Backoff: Sendable {
+        public var base: TimeInterval
+        public init(base: TimeInterval = 30) { self.base = base }
+
+        /// The wait after `failures` consecutive failures (>= 1), at most `cap`.
+        public func delay(failures: Int, cap: TimeInterval) -> TimeInterval {
+            let ceiling = min(cap, base * pow(2, Double(min(30, max(0, failures - 1)))))
+            return ceiling * Double.random(in: 0.5...1.0)
+        }
+    }
+
+    public let pollers: [any ProviderPoller]
+    let sink: any ProviderSink
+    let log: PollLog
+    let backoff: Backoff
+    let clock: @Sendable () -> Date
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let running = DispatchGroup()
+
+    public init(
+        pollers: [any ProviderPoller], sink: any ProviderSink, log: PollLog, backoff: Backoff = Backoff(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.pollers = pollers
+        self.sink = sink
+        self.log = log
+        self.backoff = backoff
+        self.clock = clock
+    }
+
+    /// Starts one task per poller; returns at once. The first poll of each runs immediately.
+    public func start() {
+        tasks.withLock { tasks in
+            guard tasks.isEmpty else { return }
+            for poller in pollers {
+                running.enter()
+                tasks.append(Task.detached(priority: .utility) { [self] in
+                    defer { running.leave() }
+                    await loop(poller)
+                })
+            }
+        }
+    }
+
+    /// Cancels every poller and waits (at most `timeout`) for them to stop. Returns whether they all stopped.
+    @discardableResult
+    public func shutdown(timeout: TimeInterval) -> Bool {
+        let stopping = tasks.withLock { tasks in
+            let current = tasks
+            tasks = []
+            return current
+        }
+        stopping.forEach { $0.cancel() }
+        return running.wait(timeout: .now() + timeout) == .success
+    }
+
+    private func loop(_ poller: any ProviderPoller) async {
+        var failures = 0
+        while !Task.isCancelled {
+            let next = await step(poller, failures: &failures)
+            let wait = next.timeIntervalSince(clock())
+            if wait > 0 {
+                do { try await Task.sleep(nanoseconds: UInt64(min(wait, 7 * 86_400) * 1e9)) } catch { return }
+            }
+        }
+    }
+
+    /// One poll with its bookkeeping: marks failures, sets the next poll, logs one line. Returns when to poll next.
+    public func step(_ poller: any ProviderPoller, failures: inout Int) async -> Date {
+        let provider = poller.provider
+        let startedAt = clock()
+        let started = ContinuousClock.now
+        let outcome = await poller.poll(at: startedAt, sink: sink)
+        if Task.isCancelled { return outcome.next }
+        let elapsed = ContinuousClock.now - started
+        let millis = Int(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        let now = clock()
+        let notes = outcome.notes.isEmpty ? "" : "; " + outcome.notes.joined(separator: "; ")
+
+        switch outcome.result {
+        case .merged(let report) where report.isApplied:
+            failures = 0
+            sink.setNextPoll(outcome.next, for: provider, at: now)
+            let status = sink.status(of: provider)
+            let kind = report.isDelta ? " (delta)" : ""
+            log(.info, "poll \(provider.rawValue) ok\(kind): \(status?.stationCount ?? 0) stations, \(status?.priceCount ?? 0) prices, \(report.pricesChanged) changed, \(report.rejectedOutliers) outliers, \(millis) ms, next \(Self.clockTime(outcome.next))\(notes)")
+            return outcome.next
+        case .merged(let report):
+            failures += 1
+            let next = retryTime(poller, failures: failures, now: now)
+            sink.setNextPoll(next, for: provider, at: now)
+            let reason: String
+            switch report.outcome {
+            case .rejected(let text), .ignored(let text): reason = text
+            case .applied: reason = "applied"
+            }
+            log(.warning, "poll \(provider.rawValue) rejected (\(reason)): \(keeping(provider)), \(millis) ms, next in \(Self.duration(next.timeIntervalSince(now)))\(notes)")
+            return next
+        case .failed(let error, let request):
+            failures += 1
+            let next = retryTime(poller, failures: failures, now: now)
+            sink.markFailure(provider, error: "\(request): \(error)", nextPoll: next, at: now)
+            log(.warning, "poll \(provider.rawValue) failed (\(error.kind)): \(keeping(provider)), next in \(Self.duration(next.timeIntervalSince(now))) [\(request): \(error)]\(notes)")
+            return next
+        case .idle(let what):
+            sink.setNextPoll(outcome.next, for: provider, at: now)
+            log(.info, "poll \(provider.rawValue): \(what), next \(Self.clockTime(outcome.next))")
+            return outcome.next
+        }
+    }
+
+    private func retryTime(_ poller: any ProviderPoller, failures: Int, now: Date) -> Date {
+        now.addingTimeInterval(max(1, backoff.delay(failures: failures, cap: poller.interval)))
+    }
+
+    /// "keeping 80 stations from 2026-04-22T06:00Z" (what is still served).
+    private func keeping(_ provider: ProviderID) -> String {
+        guard let status = sink.status(of: provider), status.stationCount > 0 else { return "no data held" }
+        let source = status.source == .sample ? " (sample)" : ""
+        return "keeping \(status.stationCount) stations\(source) from \(status.asOf.map(Self.minuteStamp) ?? "unknown time")"
+    }
+
+    /// `06:30:00Z`
+    static func clockTime(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let secondOfDay = ((seconds % 86_400) + 86_400) % 86_400
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// `2026-04-22T06:00Z`
+    static func minuteStamp(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let clock = clockTime(date)
+        return "\(WireTime.dayString(days: days))T\(clock.prefix(5))Z"
+    }
+
+    /// `2m13s`, `45s`, `1h05m`.
+    static func duration(_ interval: TimeInterval) -> String {
+        let total = max(0, Int(interval.rounded()))
+        if total < 60 { return "\(total)s" }
+        if total < 3600 { return "\(total / 60)m\(total % 60 < 10 ? "0" : "")\(total % 60)s" }
+        let minutes = total % 3600 / 60
+        return "\(total / 3600)h\(minutes < 10 ? "0" : "")\(minutes)m"
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Fuel
+@testable import Providers
+
+/// Pollers aimed at a `FakeProvider`, with quick retries and a short deadline, and a store to merge into.
+struct PollerHarness {
+    let fake: FakeProvider
+    let store = FuelStore()
+    var sink: FuelStoreSink<Void> { FuelStoreSink(store: store) }
+    static let retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02, maxRetryAfter: 1)
+
+    init(_ fake: FakeProvider, seed: Dataset? = nil) {
+        self.fake = fake
+        if let seed { store.replace(with: seed) }
+    }
+
+    var settings: ProviderSettings {
+        var settings = ProviderSettings(
+            enabled: ProviderID.allCases,
+            credentials: .init(nswAPIKey: FakeProvider.apiKey, nswAPISecret: FakeProvider.apiSecret, qldToken: FakeProvider.subscriberToken,
+                               saToken: FakeProvider.subscriberToken, vicConsumerID: FakeProvider.consumerID),
+            baseURLs: Dictionary(uniqueKeysWithValues: ProviderID.allCases.map { ($0, fake.baseURL) }),
+            requestTimeout: 1)
+        settings.maxResponseBytes = 4 << 20
+        return settings
+    }
+
+    func client(cap: Int = 4 << 20) -> ProviderClient {
+        ProviderClient(options: .init(maxResponseBytes: cap, retry: Self.retry), secrets: settings.credentials.all)
+    }
+
+    var nswAuth: NSWOAuth { NSWOAuth(base: fake.baseURL, apiKey: FakeProvider.apiKey, apiSecret: FakeProvider.apiSecret, timeout: 1) }
+
+    func nsw(auth: NSWOAuth? = nil, cap: Int = 4 << 20) -> NSWPoller {
+        NSWPoller(client: client(cap: cap), auth: auth ?? nswAuth, base: fake.baseURL, interval: 1800, timeout: 1)
+    }
+
+    func tas() -> TASPoller { TASPoller(client: client(), auth: nswAuth, base: fake.baseURL, interval: 3600, timeout: 1) }
+
+    func wa() -> WAPoller { WAPoller(client: client(), base: fake.baseURL, interval: 1800, timeout: 1, spacing: 0) }
+
+    func informed(_ region: InformedSourcesAdapter.Region) -> InformedSourcesPoller {
+        InformedSourcesPoller(region: region, client: client(), auth: SubscriberTokenAuth(token: FakeProvider.subscriberToken),
+                              base: fake.baseURL, interval: 300, timeout: 1)
+    }
+
+    func vic() -> VICPoller {
+        VICPoller(client: client(), auth: ConsumerIDAuth(consumerID: FakeProvider.consumerID), base: fake.baseURL, interval: 3600, timeout: 1)
+    }
+
+    /// Runs one step through `PollerGroup` (failure marking, next poll, log line) and returns the log lines.
+    @discardableResult
+    func step(_ poller: any ProviderPoller, failures: Int = 0, at clock: @escaping @Sendable () -> Date = { Date() }) async -> [String] {
+        let lines = LogLines()
+        let group = PollerGroup(pollers: [poller], sink: sink, log: PollLog { _, line in lines.append(line) },
+                                backoff: .init(base: 30), clock: clock)
+        var failures = failures
+        _ = await group.step(poller, failures: &failures)
+        return lines.all
+    }
+
+    var snapshot: Snapshot { store.current.snapshot }
+    func status(_ provider: ProviderID) -> ProviderStatus? { snapshot.status(of: provider) }
+    func stations(_ provider: ProviderID) -> [StationEntry] { snapshot.entries.filter { $0.station.provider == provider } }
+}
+
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+}
