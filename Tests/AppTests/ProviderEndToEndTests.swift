@@ -94,7 +94,7 @@ struct ProviderEndToEndTests {
         let port = try Self.freePort()
         let dataDir = AppTestSupport.temporaryDirectory()
         let logPath = dataDir + "/serve.log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
 
         let process = Process()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Fuel
 
@@ -12,5 +13,25 @@ import Testing
             #expect(Array(selected.prefix(k)) == Array(values.sorted().prefix(k)))
             #expect(selected.sorted() == values.sorted())
         }
+    }
+}
+
+@Suite struct SampleRolloverTests {
+    @Test func sampleTomorrowPricesAreNotRolledOverByTheWallClock() {
+        let key = StationKey(provider: .wa, sourceID: "site-1")
+        let asOf = Date(timeIntervalSince1970: 1_776_808_800) // 2026-04-21T22:00:00Z = 06:00 AWST on 04-22
+        let update = ProviderUpdate(
+            provider: .wa,
+            stations: [StationRecord(key: key, name: "S", brand: "B", address: "A", suburb: "P", state: .WA, postcode: "6000", location: Coordinate(latitude: -31.9, longitude: 115.8))],
+            prices: [PriceRecord(station: key, fuel: .U91, price: PriceTenths(tenths: 1899), updatedAt: asOf)],
+            tomorrow: [TomorrowPriceRecord(station: key, fuel: .U91, price: PriceTenths(tenths: 1799), day: "2026-04-23")],
+            asOf: asOf)
+        let later = Date(timeIntervalSince1970: 1_795_000_000) // November 2026
+        let sample = Snapshot.empty.merging(update, registry: StationRegistry(), source: .sample, at: asOf).snapshot
+        #expect(sample.rollingOverTomorrow(at: later).entries.first?.prices.first?.tomorrow != nil)
+        let live = Snapshot.empty.merging(update, registry: StationRegistry(), source: .live, at: asOf).snapshot
+        let rolled = live.rollingOverTomorrow(at: later).entries.first?.prices.first
+        #expect(rolled?.tomorrow == nil)
+        #expect(rolled?.price.tenths == 1799)
     }
 }

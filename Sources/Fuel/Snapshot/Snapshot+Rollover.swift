@@ -8,12 +8,15 @@ extension Snapshot {
     /// in which case the tomorrow price is simply dropped). The providers concerned get `asOf` moved up
     /// to that instant so trend points land on the new day. Returns `self` unchanged (same version)
     /// when nothing rolls over, so callers can call it often.
+    ///
+    /// Sample data is a recording frozen in time: its tomorrow prices stay tomorrow's whatever the clock says.
     public func rollingOverTomorrow(at now: Date) -> Snapshot {
         let today = WATradingDay.tradingDay(containing: now)
+        let frozen = Set(statuses.filter { $0.source == .sample }.map(\.provider))
         var rolled: [ProviderID: Date] = [:]
         var changed = false
         var newEntries = entries
-        for index in newEntries.indices where newEntries[index].station.state == .WA {
+        for index in newEntries.indices where newEntries[index].station.state == .WA && !frozen.contains(newEntries[index].station.provider) {
             var entry = newEntries[index]
             var touched = false
             for priceIndex in entry.prices.indices {
