@@ -18,11 +18,21 @@ public func buildApplication(
 
     let bootstrap = DataBootstrap(config: config, logger: logger.labelled("data"))
     let store = try dataset.map(bootstrap.makeStore(from:)) ?? bootstrap.makeStore()
-    let context = PettyContext(store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID)
     let persistence = PersistenceService(
         store: store.store, directory: store.directory, logger: logger.labelled("data"), savedVersion: store.savedVersion)
     app.register(service: persistence)
-    registerProviderPollers(app, config: config, store: store.store, logger: logger)
+    // A follower copies the leader's dataset instead of polling: one set of provider calls per deployment.
+    var follower: FollowerService?
+    if let leader = config.followURL {
+        let service = FollowerService(leader: leader, store: store.store, interval: config.followSeconds, logger: logger.labelled("follower"))
+        app.register(service: service)
+        follower = service
+    } else {
+        registerProviderPollers(app, config: config, store: store.store, logger: logger)
+    }
+    let context = PettyContext(
+        store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID,
+        follower: follower.map { service in { @Sendable in FollowerStatus(leader: service.leader.absoluteString, state: service.status) } })
 
     // First, so the request log and everything after it see the real client address.
     app.middleware.insert(TrustedProxyMiddleware(ranges: config.trustedProxies), at: 0)
@@ -30,6 +40,7 @@ public func buildApplication(
     app.middleware.append(CORSMiddleware())
     app.middleware.append(FileMiddleware(publicDirectory: config.publicDirectory))
     try routes(app, context: context)
+    try app.register(collection: ReplicationController(context: context, allowed: config.followers))
     return app
 }
 

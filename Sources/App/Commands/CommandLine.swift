@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import Providers
 
@@ -96,6 +97,23 @@ public enum CommandLineParser {
         if let value = env["PETTY_TRUSTED_PROXIES"], !value.isEmpty {
             do { config.trustedProxies = try TrustedProxyMiddleware.parse(value) } catch {
                 throw CommandLineError("PETTY_TRUSTED_PROXIES: \(error)")
+            }
+        }
+        if let value = env["PETTY_FOLLOW_URL"], !value.isEmpty {
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil, url.query == nil else {
+                throw CommandLineError("PETTY_FOLLOW_URL must be an http(s) URL of the leader, e.g. http://10.0.0.5:8080, got '\(value)'")
+            }
+            config.followURL = url
+        }
+        if let value = env["PETTY_FOLLOW_SECONDS"], !value.isEmpty {
+            guard let seconds = Double(value), seconds >= 1, seconds <= 3600 else {
+                throw CommandLineError("PETTY_FOLLOW_SECONDS must be a number of seconds from 1 to 3600, got '\(value)'")
+            }
+            config.followSeconds = seconds
+        }
+        if let value = env["PETTY_FOLLOWERS"], !value.isEmpty {
+            do { config.followers = try TrustedProxyMiddleware.parse(value) } catch {
+                throw CommandLineError("PETTY_FOLLOWERS: \(error)")
             }
         }
         if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import Providers
 
@@ -19,6 +20,12 @@ public struct AppConfiguration: Sendable {
     /// `PETTY_PROVIDERS` and the provider variables. The default here polls nothing (tests); the environment's
     /// default is every provider with credentials, plus WA.
     public var providers = ProviderSettings()
+    /// `PETTY_FOLLOW_URL`: follow this leader instead of polling providers.
+    public var followURL: URL?
+    /// `PETTY_FOLLOW_SECONDS`: how often a follower asks the leader (a 304 when nothing changed).
+    public var followSeconds: Double = 10
+    /// `PETTY_FOLLOWERS`: client addresses allowed to copy this instance's dataset (default loopback).
+    public var followers: [IPAddressRange] = TrustedProxyMiddleware().trusted
 
     public init() {}
 }

@@ -48,6 +48,14 @@ struct HealthController: RouteCollection {
         var snapshot: SnapshotInfo
         var states: [StateCount]
         var providers: [ProviderInfo]
+        var follow: HealthController.FollowInfo?
+    }
+
+    struct FollowInfo: Encodable {
+        var leader: String
+        var status: String
+        var lastSync: String?
+        var lastError: String?
     }
 
     func health(_ request: Request) throws -> Response {
@@ -68,7 +76,14 @@ struct HealthController: RouteCollection {
                 nextPoll: status.nextPoll.map(ISOTimestamp.string), stations: status.stationCount, prices: status.priceCount)
         }
         let hasData = snapshot.stationCount > 0
-        let degraded = providers.contains { $0.status == "failing" || $0.status == "stale" }
+        let follow = context.follower.map { current -> FollowInfo in
+            let status = current()
+            let state = status.state
+            return FollowInfo(
+                leader: status.leader, status: state.failing ? "failing" : (state.lastSync == nil ? "starting" : "ok"),
+                lastSync: state.lastSync.map(ISOTimestamp.string), lastError: state.lastError)
+        }
+        let degraded = providers.contains { $0.status == "failing" || $0.status == "stale" } || follow?.status == "failing"
         let dto = HealthDTO(
             status: !hasData ? "unavailable" : (degraded ? "degraded" : "ok"),
             version: version,
@@ -80,7 +95,7 @@ struct HealthController: RouteCollection {
                 version: snapshot.version, changedAt: snapshot.changedAt.map(ISOTimestamp.string),
                 ageSeconds: snapshot.changedAt.map { Int(now.timeIntervalSince($0)) }),
             states: counts.keys.sorted().map { HealthDTO.StateCount(state: $0.rawValue, stations: counts[$0]!.0, prices: counts[$0]!.1) },
-            providers: providers)
+            providers: providers, follow: follow)
         var response = Response(contentType: "application/json; charset=utf-8", body: try JSONCoding.encode(dto))
         response.status = hasData ? .ok : .serviceUnavailable
         response.headers.add(name: "Cache-Control", value: "no-store")

@@ -15,9 +15,16 @@ struct PettyContext: Sendable {
     let clock: @Sendable () -> Date
     let startedAt: Date
     let appStoreID: String?
+    /// Set in follower mode: how copying from the leader goes, for `/health`.
+    var follower: (@Sendable () -> FollowerStatus)? = nil
 
     /// The instant time-dependent answers use: the wall clock, or the sample data's own time when serving samples.
     func referenceNow(_ view: PettyView) -> Date {
         view.extra.sampleClock ?? clock()
     }
+}
+
+struct FollowerStatus: Sendable {
+    let leader: String
+    let state: FollowerService.State
 }

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Fuel
+import HTTP
+import Testing
+@testable import App
+
+@Suite(.serialized) struct FollowerTests {
+    func get(_ port: Int, _ path: String) async throws -> (Int, Data, String?) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, data, http?.value(forHTTPHeaderField: "ETag"))
+    }
+
+    @Test func aFollowerServesTheLeadersDataAndKeepsItWhenTheLeaderDies() async throws {
+        let leader = try AppTestSupport.sampleApp()
+        let leaderPort = try leader.startLive()
+        var config = AppTestSupport.config()
+        config.loadSampleData = false
+        config.followURL = URL(string: "http://127.0.0.1:\(leaderPort)")
+        config.followSeconds = 1
+        let follower = try buildApplication(config, logger: AppTestSupport.quietLogger())
+        let followerPort = try follower.startLive()
+        defer { follower.shutdown() }
+
+        var copied = false
+        for _ in 0..<50 where !copied {
+            copied = try await get(followerPort, "/v1/stations/1").0 == 200
+            if !copied { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        #expect(copied)
+        for path in ["/v1/stations/1", "/v1/stations?state=WA", "/v1/trends?state=VIC&fuel=U91"] {
+            let (_, leaderBody, leaderTag) = try await get(leaderPort, path)
+            let (_, followerBody, followerTag) = try await get(followerPort, path)
+            #expect(leaderBody == followerBody, "\(path)")
+            #expect(leaderTag == followerTag, "\(path): the same data gives the same ETag on every instance")
+        }
+
+        leader.shutdown()
+        try await Task.sleep(nanoseconds: 2_500_000_000)
+        let (status, _, _) = try await get(followerPort, "/v1/stations/1")
+        #expect(status == 200)
+        let (_, healthBody, _) = try await get(followerPort, "/health")
+        let health = try #require(try JSONSerialization.jsonObject(with: healthBody) as? [String: Any])
+        let follow = try #require(health["follow"] as? [String: Any])
+        #expect(follow["status"] as? String == "failing")
+        #expect(health["status"] as? String == "degraded")
+    }
+
+    @Test func theDatasetIsOnlyForAllowedFollowers() throws {
+        let app = try AppTestSupport.sampleApp()
+        #expect(try app.test(.GET, "/internal/v1/dataset", peer: "127.0.0.1").status == .ok)
+        #expect(try app.test(.GET, "/internal/v1/dataset", peer: "203.0.113.9").status == .notFound)
+        // Relayed by a trusted nginx for an internet client: judged by the real client.
+        let relayed = try app.test(.GET, "/internal/v1/dataset", headers: ["X-Forwarded-For": "203.0.113.9"], peer: "127.0.0.1")
+        #expect(relayed.status == .notFound)
+    }
+
+    @Test func anUnchangedDatasetCostsOne304() throws {
+        let app = try AppTestSupport.sampleApp()
+        let first = try app.test(.GET, "/internal/v1/dataset")
+        let etag = try #require(first.headers.first(name: "ETag"))
+        #expect(try app.test(.GET, "/internal/v1/dataset", headers: ["If-None-Match": etag]).status == .notModified)
+        let dataset = try ReplicationPayload.decode(first.body)
+        #expect(dataset.snapshot == AppTestSupport.sampleDataset.snapshot)
+    }
+}
