@@ -76,6 +76,9 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
             default:
                 throw FollowError(description: "leader answered HTTP \(status)")
             }
+        } catch let error as URLError {
+            failed(error.localizedDescription)
+            return false
         } catch {
             failed("\(error)")
             return false
