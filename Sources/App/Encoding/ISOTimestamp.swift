@@ -87,8 +87,12 @@ enum ISOTimestamp {
 }
 
 /// FNV-1a, 64 bit: cheap content hashes for ETags.
-struct FNV1a {
+struct FNV1a: Sendable {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    init() {}
+
+    init(value: UInt64) { self.value = value }
 
     mutating func combine(_ bytes: [UInt8]) {
         for byte in bytes { combine(byte) }

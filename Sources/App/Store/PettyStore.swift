@@ -6,7 +6,8 @@ typealias PettyStore = FuelStore<RenderedSnapshot>
 typealias PettyView = SnapshotView<RenderedSnapshot>
 
 func makePettyStore(_ dataset: Dataset) -> PettyStore {
-    PettyStore(initial: dataset) { dataset, index in RenderedSnapshot.render(dataset, index: index) }
+    let memo = RenderMemo()
+    return PettyStore(initial: dataset) { dataset, index in RenderedSnapshot.render(dataset, index: index, memo: memo) }
 }
 
 /// What controllers share: the store and a clock (injectable for tests).

@@ -1,6 +1,7 @@
 import Foundation
 import Fuel
 import HTTP
+import Synchronization
 
 /// Everything about a snapshot that responses reuse, computed once when the snapshot is published:
 /// each station's JSON, its ETag, whole detail bodies, and the freshness labels (`as_of`, `source`).
@@ -20,9 +21,11 @@ struct RenderedSnapshot: Sendable {
     /// The instant time-dependent answers are judged at for sample data (the data's own clock, not the wall's).
     let sampleClock: Date?
 
-    static func render(_ dataset: Dataset, index: FuelIndex) -> RenderedSnapshot {
+    static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
         let sourceByProvider = Dictionary(uniqueKeysWithValues: snapshot.statuses.map { ($0.provider, $0.source) })
+        // A status-only change (a failed poll, a next-poll time) keeps the very same entries: reuse their JSON.
+        let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider)
         let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
         let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases))
 
@@ -34,11 +37,17 @@ struct RenderedSnapshot: Sendable {
         hashes.reserveCapacity(snapshot.entries.count)
         bodies.reserveCapacity(snapshot.entries.count)
         etags.reserveCapacity(snapshot.entries.count)
-        for entry in snapshot.entries {
-            let source = sourceByProvider[entry.station.provider] ?? .live
-            let fragment = StationEncoding.fragment(entry, source: source)
+        for (slot, entry) in snapshot.entries.enumerated() {
+            let fragment: [UInt8]
             var hash = FNV1a()
-            hash.combine(fragment)
+            if let reused {
+                fragment = reused.fragments[slot]
+                hash = reused.hashes[slot]
+            } else {
+                fragment = StationEncoding.fragment(entry, source: sourceByProvider[entry.station.provider] ?? .live)
+                hash.combine(fragment)
+            }
+            let contentHash = hash
             let meta = metaByState[AustralianState.allCases.firstIndex(of: entry.station.state)!]
             var body = JSONWriter(capacity: fragment.count + 96)
             body.raw("{\"data\":")
@@ -48,10 +57,11 @@ struct RenderedSnapshot: Sendable {
             body.raw("}")
             hash.combine(meta.asOf ?? "")
             fragments.append(fragment)
-            hashes.append(hash.value)
+            hashes.append(contentHash.value)
             bodies.append(body.bytes)
             etags.append(hash.etag)
         }
+        memo?.remember(entries: snapshot.entries, sources: sourceByProvider, fragments: fragments, hashes: hashes.map { FNV1a(value: $0) })
         let changed = snapshot.changedAt ?? Date()
         return RenderedSnapshot(
             fragments: fragments, hashes: hashes, detailBodies: bodies, detailETags: etags,
@@ -101,5 +111,35 @@ struct DataMeta: Sendable {
         json.raw(",\"source\":")
         json.string(source)
         json.raw("}")
+    }
+}
+
+/// The last render's station JSON, kept with the entries it came from (holding them keeps the identity check
+/// sound: a live buffer's address cannot be reused by another array).
+final class RenderMemo: Sendable {
+    struct Memo: @unchecked Sendable {
+        var entries: [StationEntry]
+        var sources: [ProviderID: DataSource]
+        var fragments: [[UInt8]]
+        var hashes: [FNV1a]
+    }
+
+    private let last = Mutex<Memo?>(nil)
+
+    func fragments(for entries: [StationEntry], sources: [ProviderID: DataSource]) -> (fragments: [[UInt8]], hashes: [FNV1a])? {
+        last.withLock { memo in
+            guard let memo, memo.sources == sources, Self.sameStorage(memo.entries, entries) else { return nil }
+            return (memo.fragments, memo.hashes)
+        }
+    }
+
+    func remember(entries: [StationEntry], sources: [ProviderID: DataSource], fragments: [[UInt8]], hashes: [FNV1a]) {
+        last.withLock { $0 = Memo(entries: entries, sources: sources, fragments: fragments, hashes: hashes) }
+    }
+
+    static func sameStorage(_ a: [StationEntry], _ b: [StationEntry]) -> Bool {
+        guard a.count == b.count else { return false }
+        guard !a.isEmpty else { return true }
+        return a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 }

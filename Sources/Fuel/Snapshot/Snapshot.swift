@@ -19,9 +19,16 @@ public struct Snapshot: Sendable, Hashable {
 
     /// Builds a snapshot; entries are sorted by id and statuses by provider (on duplicates the last wins).
     public init(version: UInt64, changedAt: Date?, entries: [StationEntry], statuses: [ProviderStatus]) {
-        var byID: [StationID: StationEntry] = [:]
-        for entry in entries { byID[entry.id] = entry }
-        let sorted = byID.values.sorted { $0.id < $1.id }
+        let sorted: [StationEntry]
+        if zip(entries, entries.dropFirst()).allSatisfy({ $0.id < $1.id }) {
+            // Already in id order without duplicates (the usual case): keep the same storage, so derived data
+            // can tell a status-only change from a data change.
+            sorted = entries
+        } else {
+            var byID: [StationID: StationEntry] = [:]
+            for entry in entries { byID[entry.id] = entry }
+            sorted = byID.values.sorted { $0.id < $1.id }
+        }
         var byProvider: [ProviderID: ProviderStatus] = [:]
         for status in statuses { byProvider[status.provider] = status }
         self.version = version

@@ -59,14 +59,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     }
 
     static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
-        let a = a.utf8, b = b.utf8
-        guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            if x | 0x20 != y | 0x20 { return false }
-            let lower = x | 0x20
-            if lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where x[i] != y[i] {
+                    let lower = x[i] | 0x20
+                    if lower != y[i] | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
+                }
+                return true
+            }
         }
-        return true
     }
 }
 

@@ -9,8 +9,8 @@ public struct ConditionalRequestMiddleware: Middleware {
         if let etag = response.headers.first(name: "ETag"), let condition = request.headers.first(name: "If-None-Match") {
             return Self.matches(etag: etag, condition: condition) ? notModified(response) : response
         }
-        if let lastModified = response.headers.first(name: "Last-Modified").flatMap(HTTPDate.unixTime(from:)),
-           let since = request.headers.first(name: "If-Modified-Since").flatMap(HTTPDate.unixTime(from:)),
+        if let since = request.headers.first(name: "If-Modified-Since").flatMap(HTTPDate.unixTime(from:)),
+           let lastModified = response.headers.first(name: "Last-Modified").flatMap(HTTPDate.unixTime(from:)),
            lastModified <= since {
             return notModified(response)
         }

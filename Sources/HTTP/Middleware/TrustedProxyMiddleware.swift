@@ -44,7 +44,10 @@ public struct TrustedProxyMiddleware: Middleware {
     }
 
     public func respond(to request: Request, chainingTo next: Responder) throws -> Response {
-        guard isTrusted(request.peerAddress), let client = forwardedClient(request.headers) else {
+        // Most requests carry neither header: skip parsing the peer address at all.
+        let headers = request.headers
+        guard headers.contains(name: "X-Forwarded-For") || headers.contains(name: "X-Real-IP"),
+              isTrusted(request.peerAddress), let client = forwardedClient(headers) else {
             return try next.respond(to: request)
         }
         var request = request

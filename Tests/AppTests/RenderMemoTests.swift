@@ -1,0 +1,34 @@
+import Foundation
+import Fuel
+import Testing
+@testable import App
+
+@Suite struct RenderMemoTests {
+    @Test func aStatusOnlyChangeReusesTheStationJSONAndAPriceChangeDoesNot() throws {
+        let memo = RenderMemo()
+        let store = PettyStore(initial: AppTestSupport.sampleDataset) { dataset, index in
+            RenderedSnapshot.render(dataset, index: index, memo: memo)
+        }
+        let before = store.current
+        let sources = Dictionary(uniqueKeysWithValues: before.snapshot.statuses.map { ($0.provider, $0.source) })
+        #expect(memo.fragments(for: before.snapshot.entries, sources: sources) != nil)
+
+        store.markFailure(provider: .wa, error: "timed out", at: Date())
+        let afterFailure = store.current
+        #expect(RenderMemo.sameStorage(before.snapshot.entries, afterFailure.snapshot.entries))
+        #expect(afterFailure.extra.fragments == before.extra.fragments)
+        #expect(afterFailure.extra.detailBodies == before.extra.detailBodies)
+
+        let wa = try require(before.snapshot.entries.first { $0.station.state == .WA && !$0.prices.isEmpty })
+        let price = wa.prices[0]
+        let delta = ProviderUpdate(
+            provider: .wa, stations: [],
+            prices: [PriceRecord(station: wa.station.key, fuel: price.fuel, price: PriceTenths(tenths: price.price.tenths + 10), updatedAt: price.updatedAt.addingTimeInterval(60))],
+            asOf: price.updatedAt.addingTimeInterval(60), isDelta: true)
+        _ = store.apply(delta, source: .live, at: price.updatedAt.addingTimeInterval(60))
+        let afterDelta = store.current
+        let slot = try require(afterDelta.snapshot.slot(of: wa.id))
+        let text = String(decoding: afterDelta.extra.fragments[slot], as: UTF8.self)
+        #expect(text.contains(PriceTenths(tenths: price.price.tenths + 10).description))
+    }
+}
