@@ -5,6 +5,10 @@ extension HTTPRequestParser {
     /// Extensions are ignored, so they only need to be bounded.
     static let maxChunkLineBytes = 1024
     static let maxChunkExtensionBytes = 16 * 1024
+    /// All framing bytes of one body (size lines with their CRLF, the CRLF after each chunk's data). Without it,
+    /// leading zeros (`000…01`) or 1-byte chunks let a body within `maxBodyBytes` arrive as ~1 GiB on the wire,
+    /// all buffered and rescanned on every read. Over it: 413.
+    static let maxChunkFramingBytes = 64 * 1024
 
     /// Walks the chunked body starting at `start`. Returns where the message ends and the decoded size,
     /// or nil while incomplete; with `collect`, appends the chunk data to `body` as it goes.
@@ -16,6 +20,7 @@ extension HTTPRequestParser {
         var index = start
         var total = 0
         var extensionBytes = 0
+        var framingBytes = 0
         while true {
             // chunk-size = 1*HEXDIG; no sign, no `0x`, no spaces before it.
             let lineStart = index
@@ -50,6 +55,10 @@ extension HTTPRequestParser {
                 throw HTTPParseError(.badRequest, "chunk size line must end in CRLF")
             }
             index += 2
+            framingBytes += index - lineStart + (size == 0 ? 0 : 2)
+            if framingBytes > Self.maxChunkFramingBytes {
+                throw HTTPParseError(.payloadTooLarge, "chunked framing too large")
+            }
 
             if size == 0 {
                 // last-chunk, then the trailer section (same grammar and limits as headers), then CRLF.
