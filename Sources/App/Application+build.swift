@@ -12,6 +12,7 @@ public func buildApplication(
 ) throws -> Application {
     let logger = logger ?? Logger(label: "petty", level: config.logLevel)
     let app = Application(environment: config.environment, logger: logger)
+    app.server = config.server
     app.server.hostname = config.hostname
     app.server.port = config.port
     if let threads = config.threads { app.server.threads = threads }

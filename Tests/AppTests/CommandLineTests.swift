@@ -45,3 +45,22 @@ import Testing
         }
     }
 }
+
+@Suite struct ServerLimitsEnvironmentTests {
+    @Test func limitsAndTimeoutsComeFromTheEnvironment() throws {
+        let (_, config) = try CommandLineParser.parse([], environment: [
+            "PETTY_IDLE_TIMEOUT_SECONDS": "15", "PETTY_HEADER_TIMEOUT_SECONDS": "3", "PETTY_MAX_CONNECTIONS": "500",
+            "PETTY_MAX_BODY_BYTES": "2048",
+        ])
+        #expect(config.server.idleTimeoutSeconds == 15)
+        #expect(config.server.headerTimeoutSeconds == 3)
+        #expect(config.server.maxConnections == 500)
+        #expect(config.server.limits.maxBodyBytes == 2048)
+        #expect(config.server.writeTimeoutSeconds == ServerConfiguration().writeTimeoutSeconds)
+    }
+
+    @Test func outOfRangeLimitsAreStartupErrors() {
+        #expect { try CommandLineParser.parse([], environment: ["PETTY_IDLE_TIMEOUT_SECONDS": "0"]) } throws: { "\($0)".contains("PETTY_IDLE_TIMEOUT_SECONDS") }
+        #expect { try CommandLineParser.parse([], environment: ["PETTY_MAX_CONNECTIONS": "many"]) } throws: { "\($0)".contains("PETTY_MAX_CONNECTIONS") }
+    }
+}

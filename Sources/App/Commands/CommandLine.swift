@@ -116,6 +116,7 @@ public enum CommandLineParser {
                 throw CommandLineError("PETTY_FOLLOWERS: \(error)")
             }
         }
+        try ServerLimitsEnvironment.apply(env, to: &config.server)
         if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }
         do {
             config.providers = try ProviderSettings.fromEnvironment(env, userAgent: ProviderClient.defaultUserAgent(version: Entrypoint.version))

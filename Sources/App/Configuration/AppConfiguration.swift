@@ -8,6 +8,8 @@ public struct AppConfiguration: Sendable {
     public var hostname = "127.0.0.1"
     public var port = 8080
     public var threads: Int?
+    /// Limits and timeouts of the HTTP server (`PETTY_IDLE_TIMEOUT_SECONDS`, `PETTY_MAX_CONNECTIONS`, ...).
+    public var server = ServerConfiguration()
     public var logLevel: Logger.Level = .info
     public var dataDirectory = "./data"
     public var publicDirectory = "Public"
