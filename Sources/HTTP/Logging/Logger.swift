@@ -87,6 +87,10 @@ public final class LogSink: Sendable {
             memory.append(line)
             return
         }
+        if let buffer = LogBuffer.current(for: fd) {
+            buffer.append(line)
+            return
+        }
         var line = line
         line.withUTF8 { bytes in
             var offset = 0

@@ -87,6 +87,8 @@ final class EventLoop: @unchecked Sendable {
     // MARK: - The loop
 
     private func run() {
+        let logs = LogBuffer.install(fd: 1)
+        defer { logs.uninstall() }
         let maxEvents = 256
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: maxEvents)
         defer { events.deallocate() }
@@ -94,6 +96,7 @@ final class EventLoop: @unchecked Sendable {
         nextSweep = now + 1000
         while true {
             let timeout = Int32(max(0, min(nextSweep - now, (acceptingPausedUntil ?? Int64.max) - now, 1000)))
+            logs.flush()
             let count = epoll_wait(epfd, events, Int32(maxEvents), timeout)
             now = Self.monotonicMillis()
             if count < 0 && errno != EINTR { context.logger.error("epoll_wait failed: errno \(errno)") }
