@@ -98,8 +98,12 @@ public struct SpatialIndex: Sendable {
     public func near(_ point: Coordinate, radiusKm: Double) -> [Hit] {
         guard point.isValid, radiusKm.isFinite, radiusKm >= 0 else { return [] }
         var hits: [Hit] = []
-        forEachCandidate(in: BoundingBox(around: point, radiusKm: radiusKm)) { slot in
-            let distance = point.distanceKm(to: points[slot])
+        let box = BoundingBox(around: point, radiusKm: radiusKm)
+        forEachCandidate(in: box) { slot in
+            // The cells overshoot the circle; the bounding box rejects most candidates without trigonometry.
+            let candidate = points[slot]
+            guard box.contains(candidate) else { return }
+            let distance = point.distanceKm(to: candidate)
             if distance <= radiusKm { hits.append(Hit(slot: slot, distanceKm: distance)) }
         }
         return hits
