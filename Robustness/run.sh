@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The robustness suite in one command: hostile clients, request smuggling (direct and behind nginx),
-# static paths and production errors. Loopback only; every script is bounded and cleans up after itself.
+# static paths and production errors, and crash safety of the data (kill -9 while polling and persisting). Loopback only; every script is bounded and cleans up after itself.
 #
 #   Robustness/run.sh --quick   # CI: < 4 min with a cached release build
 #   Robustness/run.sh           # full: waits for the idle and write timeouts too (~6 min)
@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 
 mode=()
 hostile_limit=600
+crash_limit=600
 case "${1:-}" in
-    --quick) mode=(--quick); hostile_limit=150 ;;
+    --quick) mode=(--quick); hostile_limit=150; crash_limit=180 ;;
     "") ;;
     *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
 esac
@@ -29,8 +30,8 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-names=(hostile_clients smuggling paths)
-limits=("$hostile_limit" 120 120)
+names=(hostile_clients smuggling paths crash_safety)
+limits=("$hostile_limit" 120 120 "$crash_limit")
 total_passed=0
 total_failed=0
 rows=()
