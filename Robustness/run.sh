@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The robustness suite in one command: hostile clients, request smuggling (direct and behind nginx),
-# static paths and production errors, and crash safety of the data (kill -9 while polling and persisting). Loopback only; every script is bounded and cleans up after itself.
+# static paths and production errors, crash safety of the data (kill -9 while polling and persisting), and
+# secrets (credentials never in logs, /health or error bodies). Loopback only; every script is bounded and cleans up after itself.
 #
 #   Robustness/run.sh --quick   # CI: < 4 min with a cached release build
 #   Robustness/run.sh           # full: waits for the idle and write timeouts too (~6 min)
@@ -30,8 +31,8 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-names=(hostile_clients smuggling paths crash_safety)
-limits=("$hostile_limit" 120 120 "$crash_limit")
+names=(hostile_clients smuggling paths crash_safety secrets)
+limits=("$hostile_limit" 120 120 "$crash_limit" 120)
 total_passed=0
 total_failed=0
 rows=()
