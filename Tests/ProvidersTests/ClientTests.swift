@@ -79,11 +79,12 @@ struct ClientTests {
     @Test func aHungProviderTimesOutAtTheDeadline() async throws {
         let fake = try FakeProvider().start()
         defer { fake.stop() }
-        fake.set(InformedSourcesPoller.brandsPath, .hang(seconds: 1.5))
+        fake.set(InformedSourcesPoller.brandsPath, .hang(seconds: 8))
         let started = Date()
         let result = await client(retry: .none).send(qldRequest(fake, timeout: 0.5), auth: qldAuth)
         #expect(result.failure == .timeout)
-        #expect(Date().timeIntervalSince(started) < 1.4)
+        // Behaviour, not speed: the client gives up long before the provider would have answered.
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func aBodyOverTheCapFailsAsTooLarge() async throws {

@@ -296,7 +296,7 @@ struct PollerTests {
     @Test func shutdownCancelsAHungPollPromptly() async throws {
         let fake = try FakeProvider().start()
         defer { fake.stop() }
-        fake.set(InformedSourcesPoller.brandsPath, .hang(seconds: 3))
+        fake.set(InformedSourcesPoller.brandsPath, .hang(seconds: 10))
         let harness = PollerHarness(fake)
         let poller = InformedSourcesPoller(region: .qld, client: harness.client(), auth: SubscriberTokenAuth(token: FakeProvider.subscriberToken),
                                            base: fake.baseURL, interval: 300, timeout: 20)
@@ -305,8 +305,9 @@ struct PollerTests {
         group.start()
         try await Task.sleep(nanoseconds: 300_000_000)
         let started = Date()
-        #expect(group.shutdown(timeout: 5))
-        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(group.shutdown(timeout: 8))
+        // Behaviour, not speed: it stops long before the hung request would have ended.
+        #expect(Date().timeIntervalSince(started) < 5)
         // Cancellation is not a provider failure.
         #expect(harness.status(.qld) == nil)
         #expect(lines.all.isEmpty)
