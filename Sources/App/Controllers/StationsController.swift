@@ -43,8 +43,7 @@ struct StationsController: RouteCollection {
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
-        let rendered = view.extra
-        return JSONResponse.make(body: rendered.detailBodies[slot], etag: rendered.detailETags[slot], lastModified: rendered.lastModified)
+        return view.extra.detailResponses[slot]
     }
 }
 

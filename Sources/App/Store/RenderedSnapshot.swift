@@ -13,6 +13,8 @@ struct RenderedSnapshot: Sendable {
     /// By slot: the whole `GET /v1/stations/:id` body and its ETag.
     let detailBodies: [[UInt8]]
     let detailETags: [String]
+    /// By slot: the whole detail response, headers included, so the hot path only hands it over.
+    let detailResponses: [Response]
     /// `Last-Modified` for every response derived from this snapshot.
     let lastModified: String
     /// Per state (by `AustralianState` ordinal) and overall: newest `as_of` and the data source label.
@@ -63,9 +65,11 @@ struct RenderedSnapshot: Sendable {
         }
         memo?.remember(entries: snapshot.entries, sources: sourceByProvider, fragments: fragments, hashes: hashes.map { FNV1a(value: $0) })
         let changed = snapshot.changedAt ?? Date()
+        let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
+        let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified) }
         return RenderedSnapshot(
-            fragments: fragments, hashes: hashes, detailBodies: bodies, detailETags: etags,
-            lastModified: HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970)),
+            fragments: fragments, hashes: hashes, detailBodies: bodies, detailETags: etags, detailResponses: responses,
+            lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall,
             sampleClock: sampleClock(snapshot)
         )

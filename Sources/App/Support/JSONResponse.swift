@@ -7,9 +7,20 @@ enum JSONResponse {
             "Content-Type": "application/json; charset=utf-8",
             "ETag": etag,
             "Last-Modified": lastModified,
-            "Cache-Control": "public, max-age=\(maxAge)",
+            "Cache-Control": cacheControl(maxAge),
             "Vary": "Accept-Encoding",
         ], body: body)
+    }
+
+    /// The common values are constants, so the hot path does not build a string per response.
+    static func cacheControl(_ maxAge: Int) -> String {
+        switch maxAge {
+        case 30: "public, max-age=30"
+        case 60: "public, max-age=60"
+        case 300: "public, max-age=300"
+        case 3600: "public, max-age=3600"
+        default: "public, max-age=\(maxAge)"
+        }
     }
 
     /// A weak validator built from the content hashes that went into a body.
