@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Fuel
 
 /// `2026-01-14T22:51:45Z` without a formatter (used while rendering snapshots, thousands at a time).
 enum ISOTimestamp {
@@ -26,7 +27,7 @@ enum ISOTimestamp {
             return value
         }
         guard b.count >= 10, let year = number(0..<4), b[4] == 0x2D, let month = number(5..<7), b[7] == 0x2D,
-              let day = number(8..<10), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+              let day = number(8..<10), (1...12).contains(month), (1...CalendarDay.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         var seconds = 0
         var offset = 0
@@ -61,27 +62,10 @@ enum ISOTimestamp {
                 return nil
             }
         }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CalendarDay.daysFromCivil(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + seconds - offset) + fraction)
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 
     private static func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

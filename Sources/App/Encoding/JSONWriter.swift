@@ -1,4 +1,5 @@
 import Fuel
+import HTTP
 
 /// Appends JSON to a byte buffer without Foundation. Hot responses are assembled from pieces written once
 /// per snapshot, so this only has to be correct and allocation-light, not clever.
@@ -15,18 +16,7 @@ struct JSONWriter {
 
     mutating func string(_ value: String) {
         bytes.append(0x22)
-        for byte in value.utf8 {
-            switch byte {
-            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
-            case 0..<0x20:
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
-        }
+        JSONEscaping.append(value, to: &bytes)
         bytes.append(0x22)
     }
 
@@ -72,5 +62,4 @@ struct JSONWriter {
         bytes.append(contentsOf: digits)
     }
 
-    static let hex = Array("0123456789abcdef".utf8)
 }

@@ -82,8 +82,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
         try container.encode(description)
     }
 
-    // Howard Hinnant's civil-date algorithms (public domain).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    // Howard Hinnant's civil-date algorithms (public domain). The one copy of this arithmetic in the package.
+    /// Days since 1970-01-01 of a proleptic Gregorian date.
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -93,7 +94,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
         return era * 146_097 + doe - 719_468
     }
 
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    /// The inverse of `daysFromCivil`.
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -105,7 +107,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

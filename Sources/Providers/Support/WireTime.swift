@@ -1,32 +1,17 @@
 import Foundation
+import Fuel
 
 /// Fixed-format timestamp parsing by hand: no formatter per row, no locale, no time-zone database on the hot
 /// path. Every function returns nil rather than guessing when the text does not match.
 enum WireTime {
     static let secondsPerDay = 86_400
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
     static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CalendarDay.daysFromCivil(year: year, month: month, day: day)
     }
 
-    /// The inverse of `days(year:month:day:)`.
     static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CalendarDay.civilFromDays(days)
     }
 
     /// `yyyy-MM-dd` for a day number.
