@@ -6,10 +6,18 @@
 #   4. api_fuzz.sh: schemathesis, all checks, bounded by ST_MAX_TIME (default 90 s)
 # Prints `check | cases tried | failures` and a last line `N passed, N failed` (checks, not cases);
 # exits non-zero when any check failed. About 2.5 min with the venv and build cached.
+#
+#   run.sh            release build (what production runs)
+#   run.sh --debug    the debug build, which CI's `swift build` has already made: no second compile
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 started=$(date +%s)
+configuration=release
+[ "${1:-}" = "--debug" ] && configuration=debug
+# CI fixes the generation seed so an unrelated submission is never failed by a new random draw;
+# run locally without ST_SEED (or with ST_SEED=<n>) to explore other inputs.
+if [ "${CI:-}" = true ] && [ -z "${ST_SEED:-}" ]; then export ST_SEED=1; fi
 
 venv="$root/.build-lint/venv"
 requirements="$root/Robustness/lint/requirements.txt"
@@ -27,19 +35,20 @@ export PATH="$venv/bin:$PATH"
 version() { "$venv/bin/python" -c "import importlib.metadata as m; print(m.version('$1'))"; }
 echo "== tools: redbot $(version redbot), httplint $(version httplint), schemathesis $(version schemathesis)"
 
-echo "== build (release)"
-swift build -c release --product Run 2>&1 | tail -3
+echo "== build ($configuration)"
+swift build -c "$configuration" --product Run 2>&1 | tail -3
 [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "build failed" >&2; echo "0 passed, 1 failed"; exit 1; }
+binary="$root/.build/$configuration/Run"
 
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
 echo "== protocol lint (REDbot, httplint)"
-python "$root/Robustness/lint/protocol_lint.py" --binary "$root/.build/release/Run" 2>&1 | tee "$log/protocol.txt"
+python "$root/Robustness/lint/protocol_lint.py" --binary "$binary" 2>&1 | tee "$log/protocol.txt"
 protocol_status=${PIPESTATUS[0]}
 
 echo "== API contract fuzzing (schemathesis)"
-bash "$root/Robustness/lint/api_fuzz.sh" --binary "$root/.build/release/Run" 2>&1 | tee "$log/fuzz.txt"
+bash "$root/Robustness/lint/api_fuzz.sh" --binary "$binary" 2>&1 | tee "$log/fuzz.txt"
 fuzz_status=${PIPESTATUS[0]}
 
 echo
