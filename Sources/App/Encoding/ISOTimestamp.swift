@@ -6,12 +6,21 @@ import Fuel
 
 /// `2026-01-14T22:51:45Z` without a formatter (used while rendering snapshots, thousands at a time).
 enum ISOTimestamp {
+    /// Always RFC 3339: the year has four digits, and instants outside years 0000–9999 (only reachable
+    /// through an echoed query such as `since=0000-01-01T00:00:00+01:00`) are clamped to that range.
     static func string(_ date: Date) -> String {
-        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        let seconds = min(max(date.timeIntervalSince1970.rounded(.down), earliest), latest)
+        var t = time_t(seconds)
         var parts = tm()
         gmtime_r(&t, &parts)
-        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+        let year = Int(parts.tm_year) + 1900
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(yearText)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
     }
+
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+    static let earliest = Double(daysFromCivil(year: 0, month: 1, day: 1) * 86_400)
+    static let latest = Double(daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400 - 1)
 
     /// Strict RFC 3339: `2026-01-14T22:51:45Z`, optional fraction, `Z` or `±hh:mm`; or a bare `2026-01-14`
     /// (midnight UTC). Anything else, including impossible dates and missing offsets, is nil.

@@ -35,11 +35,14 @@ public enum HTTPMethod: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
-    /// Methods this server implements at all; anything else is 501 Not Implemented.
+    /// Methods this server recognises: routed, so a path no route takes them on answers 405 with `Allow`
+    /// (RFC 9110 §15.5.6). TRACE and QUERY (the IETF's safe method with a body) are known but never routed,
+    /// so they are 405 too. CONNECT (this is no proxy) and unknown tokens are 501 Not Implemented (§15.6.2).
     public var isImplemented: Bool {
         switch self {
-        case .GET, .HEAD, .POST, .PUT, .DELETE, .PATCH, .OPTIONS: true
-        default: false
+        case .GET, .HEAD, .POST, .PUT, .DELETE, .PATCH, .OPTIONS, .TRACE: true
+        case .other(let token): token == "QUERY"
+        case .CONNECT: false
         }
     }
 }
