@@ -19,8 +19,8 @@ enum ISOTimestamp {
     }
 
     /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
-    static let earliest = Double(daysFromCivil(year: 0, month: 1, day: 1) * 86_400)
-    static let latest = Double(daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400 - 1)
+    static let earliest = Double(CalendarDay.daysFromCivil(year: 0, month: 1, day: 1) * 86_400)
+    static let latest = Double(CalendarDay.daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400 - 1)
 
     /// Strict RFC 3339: `2026-01-14T22:51:45Z`, optional fraction, `Z` or `±hh:mm`; or a bare `2026-01-14`
     /// (midnight UTC). Anything else, including impossible dates and missing offsets, is nil.

@@ -9,6 +9,7 @@ enum JSONResponse {
             "Last-Modified": lastModified,
             "Cache-Control": cacheControl(maxAge),
             "Vary": "Accept-Encoding",
+            "X-Content-Type-Options": "nosniff",
         ], body: body)
     }
 

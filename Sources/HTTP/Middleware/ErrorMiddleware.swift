@@ -37,6 +37,7 @@ public enum ErrorRendering {
         }
         headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
         headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         return Response(status: status, headers: headers, body: body(reason: reason))
     }
 
