@@ -119,20 +119,7 @@ run_wrk() { # url connections mode(close|html|"") duration -> "rps p50_ms p99_ms
     local args=(-t"$THREADS" -c"$conns" -d"$duration" --latency)
     case "$mode" in *close*) args+=(-H "Connection: close") ;; esac
     case "$mode" in *html*) args+=(-H "Accept: text/html") ;; esac
-    wrk "${args[@]}" "$url" 2>&1 | python3 -c '
-import re, sys
-text = sys.stdin.read()
-if "Requests/sec" not in text:
-    sys.stderr.write(text[-400:]); print("0 0 0 1 0"); sys.exit()
-def ms(v):
-    n = re.match(r"[\d.]+", v).group()
-    return float(n) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}.get(v[len(n):], 1)
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-p50 = ms(re.search(r"50%\s+(\S+)", text).group(1)); p99 = ms(re.search(r"99%\s+(\S+)", text).group(1))
-worst = ms(re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", text).group(1))
-errors = sum(int(x) for x in re.findall(r"(?:connect|read|write|timeout) (\d+)", text))
-m = re.search(r"Non-2xx or 3xx responses: (\d+)", text); errors += int(m.group(1)) if m else 0
-print(f"{rps:.0f} {p50:.2f} {p99:.2f} {errors} {worst:.2f}")'
+    wrk "${args[@]}" "$url" 2>&1 | tee "$(mktemp "$work/wrk-XXXXXX.txt")" | python3 "$HELPERS/parse_wrk.py"
 }
 
 # Samples VmRSS of pid $1 every 0.2 s into file $2 until killed.
@@ -273,7 +260,7 @@ if wants memory; then
     for path in "/health" "/v1/stations/1" "/v1/stations?state=NSW&limit=50" "/v1/stations?state=QLD&limit=50" \
         "/v1/stations?near=-33.8688,151.2093&radius_km=5&fuel=U91&sort=price" "/stations/1" "/v1/averages?state=NSW" \
         "/v1/trends?state=VIC&fuel=U91&days=30" "/v1/tomorrow?state=WA&fuel=U91" "/v1/prices/cheapest?state=QLD&fuel=U91" \
-        "/v1/prices/changes"; do
+        "/v1/prices/changes?since=2026-01-01T00:00:00Z"; do
         code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Accept: text/html' "http://127.0.0.1:$AUX_PORT$path")
         echo "   GET $path -> $code"
     done
@@ -320,25 +307,7 @@ if wants merge_load; then
             polls=0; applied="-"
             if [ "$kind" = polls ]; then
                 polls=$(awk -v a="$t0" -v b="$t1" '$3 >= a && $3 <= b {n++} END {print n + 0}' "$work/fake.log")
-                applied=$(curl -fs "http://127.0.0.1:$AUX_PORT/health" | python3 -c '
-import json, sys
-from datetime import datetime
-a, b = float(sys.argv[1]), float(sys.argv[2])
-h = json.load(sys.stdin)
-def find(o):
-    if isinstance(o, dict):
-        if o.get("provider") == "nsw": return o
-        for v in o.values():
-            r = find(v)
-            if r: return r
-    if isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r: return r
-nsw = find(h) or {}
-ls = nsw.get("last_success") or nsw.get("lastSuccess")
-t = datetime.fromisoformat(ls.replace("Z", "+00:00")).timestamp() if ls else 0
-print(f"{nsw.get(\"source\", \"?\")}@{\"in\" if a - 1 <= t <= b + 1 else \"out\"}")' "$t0" "$t1" 2>/dev/null || echo "?")
+                applied=$(curl -fs "http://127.0.0.1:$AUX_PORT/health" | python3 "$HELPERS/nsw_poll_check.py" "$t0" "$t1")
             fi
             set -- $line
             note "L $kind $round $1 $2 $3 $4 $5 $polls $applied $(rss_kb "$aux_pid" VmHWM)"
