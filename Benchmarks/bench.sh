@@ -114,6 +114,16 @@ tree_rss_kb() { # pid and its children (nginx master + workers)
     echo "$total"
 }
 
+# The fake NSW provider (helpers/fake_nsw.py) on FAKE_PORT, answering data calls after $1 seconds.
+start_fake() {
+    : >"$work/fake.log"
+    python3 "$HELPERS/fake_nsw.py" "$FAKE_PORT" "$NSW_PAYLOAD" "$work/fake.log" "$1" >"$work/fake.out" 2>&1 &
+    fake_pid=$!
+    for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$FAKE_PORT/oauth/client_credential/accesstoken" >/dev/null 2>&1 && break; sleep 0.1; done
+}
+nsw_env=(PETTY_PROVIDERS=nsw PETTY_NSW_API_KEY=bench-key PETTY_NSW_API_SECRET=bench-secret
+    PETTY_NSW_BASE_URL="http://127.0.0.1:$FAKE_PORT" PETTY_NSW_POLL_SECONDS=60)
+
 run_wrk() { # url connections mode(close|html|"") duration -> "rps p50_ms p99_ms errors max_ms"
     local url=$1 conns=$2 mode=$3 duration=${4:-$DURATION}
     local args=(-t"$THREADS" -c"$conns" -d"$duration" --latency)
@@ -267,6 +277,24 @@ if wants memory; then
     sleep 5
     note "M $(rss_kb "$aux_pid" VmRSS) $(rss_kb "$aux_pid" VmHWM)"
     stop_pid "$aux_pid"; aux_pid=""
+
+    # The same after one live full NSW poll (fake provider, no delay): what a polling server holds at idle.
+    echo "== memory after one full NSW poll (fake provider)"
+    start_fake 0
+    rm -rf "$work/mem-data"; cp -a "$work/large" "$work/mem-data"
+    aux_pid=$(start_petty "$AUX_PORT" "$work/mem-data" "$work/memory-poll.log" "${nsw_env[@]}")
+    wait_ready "$AUX_PORT" "$aux_pid" || { cat "$work/memory-poll.log"; echo "bench: server did not start" >&2; exit 1; }
+    polled=""
+    for _ in $(seq 1 300); do
+        case $(curl -fs "http://127.0.0.1:$AUX_PORT/health" | python3 "$HELPERS/nsw_poll_check.py" 0 1e12 2>/dev/null) in
+            live@*) polled=1; break ;;
+        esac
+        sleep 0.1
+    done
+    sleep 5
+    note "M2 $(rss_kb "$aux_pid" VmRSS) $(rss_kb "$aux_pid" VmHWM) ${polled:-0}"
+    stop_pid "$aux_pid"; aux_pid=""
+    stop_pid "$fake_pid"; fake_pid=""
 fi
 
 if wants startup; then
@@ -286,17 +314,12 @@ fi
 
 if wants merge_load; then
     echo "== merge under load: station scenario for $MERGE_WINDOW with a full NSW poll inside, vs without; $ROUNDS rounds"
-    : >"$work/fake.log"
-    python3 "$HELPERS/fake_nsw.py" "$FAKE_PORT" "$NSW_PAYLOAD" "$work/fake.log" "$FAKE_NSW_DELAY" >"$work/fake.out" 2>&1 &
-    fake_pid=$!
-    for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$FAKE_PORT/oauth/client_credential/accesstoken" >/dev/null 2>&1 && break; sleep 0.1; done
+    start_fake "$FAKE_NSW_DELAY"
     for round in $(seq 1 "$ROUNDS"); do
         for kind in polls quiet; do
             rm -rf "$work/ml-data"; cp -a "$work/large" "$work/ml-data"
             if [ "$kind" = polls ]; then
-                aux_pid=$(start_petty "$AUX_PORT" "$work/ml-data" "$work/ml-$kind-$round.log" PETTY_PROVIDERS=nsw \
-                    PETTY_NSW_API_KEY=bench-key PETTY_NSW_API_SECRET=bench-secret \
-                    PETTY_NSW_BASE_URL="http://127.0.0.1:$FAKE_PORT" PETTY_NSW_POLL_SECONDS=60)
+                aux_pid=$(start_petty "$AUX_PORT" "$work/ml-data" "$work/ml-$kind-$round.log" "${nsw_env[@]}")
             else
                 aux_pid=$(start_petty "$AUX_PORT" "$work/ml-data" "$work/ml-$kind-$round.log")
             fi
@@ -327,7 +350,7 @@ python3 - "$results" "$THREADS" "$DURATION" "$ROUNDS" "$IDLE_CONNS" "$MERGE_WIND
 import statistics, sys
 path, threads, duration, rounds, idle_conns, window = sys.argv[1:]
 wrk, idle, loads, merges, merge_load = {}, {}, [], [], {}
-memory = startup = dataset = command = None
+memory = memory_poll = startup = dataset = command = None
 petty_hwm = 0
 for line in open(path):
     kind, _, rest = line.rstrip("\n").partition(" ")
@@ -340,6 +363,7 @@ for line in open(path):
     elif kind == "I": idle.setdefault(f[0], []).append(f[2:])
     elif kind == "P": petty_hwm = int(f[0] or 0)
     elif kind == "M": memory = (int(f[0]), int(f[1]))
+    elif kind == "M2": memory_poll = (int(f[0]), int(f[1]), f[2] == "1")
     elif kind == "S": startup = (int(f[0]), f[1:])
     elif kind == "D": dataset = rest
     elif kind == "G": merges.append(dict(x.split("=", 1) for x in f[1:]))
@@ -349,13 +373,13 @@ med = lambda xs, i: statistics.median(x[i] for x in xs)
 verdict = lambda ok: "PASS" if ok else "MISS"
 print(f"== command: {command}")
 for l in loads: print(f"== load {l}")
-print(f"== wrk -t{threads} -d{duration}, {rounds} interleaved rounds (Petty, nginx, Petty, nginx, ...), medians; Petty on the bundled sample data")
+if wrk: print(f"== wrk -t{threads} -d{duration}, {rounds} interleaved rounds (Petty, nginx, Petty, nginx, ...), medians; Petty on the bundled sample data")
 targets = {
     "station": (0.8, "≥0.8×, p99≤1.5×"), "list": (0.5, "≥0.5×"), "near": (0.3, "≥0.3×"), "page": (0.5, "≥0.5×"),
     "c1000": (0.8, "≥0.8×, 0 err"), "close": (0.7, "≥0.7×, 0 err"), "idle10k": (0.7, "≥0.7×, ≤150MB"),
 }
 header = f"{'scenario':<9}{'petty req/s':>12}{'nginx req/s':>12}{'ratio':>7}  {'target':<16}{'petty p50':>10}{'petty p99':>10}{'nginx p99':>10}{'errors':>7}{'petty RSS':>10}  verdict"
-print(header); print("-" * len(header))
+if wrk: print(header); print("-" * len(header))
 names = list(dict.fromkeys(k[0] for k in wrk))
 for name in names:
     p, n = wrk.get((name, "petty"), []), wrk.get((name, "nginx"), [])
@@ -382,7 +406,11 @@ if dataset:
     print(f"== large data directory (SYNTHETIC-EXTENDED, see Benchmarks/README.md): {dataset.replace('LARGE_DATASET ', '')}")
 if memory:
     rss, hwm = memory[0] / 1024, memory[1] / 1024
-    extra.append(("memory", f"VmRSS {rss:.0f} MB (VmHWM {hwm:.0f} MB) idle, large dataset", "RSS ≤ 80 MB", verdict(rss <= 80)))
+    extra.append(("memory", f"VmRSS {rss:.0f} MB (VmHWM {hwm:.0f} MB) idle, large dataset, no provider", "RSS ≤ 80 MB", verdict(rss <= 80)))
+if memory_poll:
+    rss, hwm, polled = memory_poll[0] / 1024, memory_poll[1] / 1024, memory_poll[2]
+    extra.append(("memory after poll", f"VmRSS {rss:.0f} MB (VmHWM {hwm:.0f} MB) idle 5 s after one full NSW poll merged (fake provider)",
+                  "RSS ≤ 80 MB", verdict(rss <= 80) if polled else "INVALID (no poll merged)"))
 if startup:
     ms = startup[0]
     extra.append(("startup", f"median {ms} ms exec→/health 200 (runs ms/load ms: {' '.join(startup[1])})", "≤ 1000 ms", verdict(0 <= ms <= 1000)))
