@@ -3,7 +3,7 @@
 # interleaved round by round (server, nginx, server, nginx, ...), medians reported; plus the memory, start-up
 # and merge rows of the performance issue. One command prints every figure with its target and PASS/MISS.
 #
-#   Benchmarks/bench.sh                 # everything, 3 rounds of 5 s (about 10 minutes on 2 cores)
+#   Benchmarks/bench.sh                 # everything, 3 rounds of 5 s (about 6 minutes on 2 cores plus the build)
 #   ROUNDS=5 DURATION=10s Benchmarks/bench.sh
 #   SCENARIOS="station list" Benchmarks/bench.sh
 #   SCENARIOS="memory startup merge" Benchmarks/bench.sh
