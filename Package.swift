@@ -19,6 +19,7 @@ let package = Package(
         // Wiring, configuration, controllers and the wire contract (DTOs).
         .target(name: "App", dependencies: ["HTTP", "Fuel", "Providers"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
+        .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers"], path: "Benchmarks/Sources/PettyBench"),
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "FuelTests", dependencies: ["Fuel"]),

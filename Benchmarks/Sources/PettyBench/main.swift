@@ -1,0 +1,31 @@
+// PettyBench: in-process measurements for Benchmarks/bench.sh (never run by `swift test` or CI).
+//
+//   PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
+//   PettyBench merge-nsw [--payload FILE] [--runs 5] [--base sample|DIR]
+//
+// Build with `swift build -c release --product PettyBench`; timings from a debug build mean nothing.
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "make-large-dataset":
+        try LargeDataset.run(Options(arguments.dropFirst()))
+    case "merge-nsw":
+        try MergeNSW.run(Options(arguments.dropFirst()))
+    default:
+        FileHandle.standardError.write(Data("""
+            usage: PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
+                   PettyBench merge-nsw [--payload FILE] [--runs 5] [--base sample|DIR]
+
+            """.utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("PettyBench: \(error)\n".utf8))
+    exit(1)
+}
