@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Fuel
 import HTTP
 import Synchronization
@@ -54,6 +57,8 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
         do {
             try directory.save(view.dataset)
             state.withLock { $0.savedVersion = view.version }
+            // A merge parses megabytes of JSON into short-lived objects; give the freed pages back to the system.
+            MemoryPressure.releaseFreePages()
             logger.info("data: saved snapshot v\(view.version) (\(view.snapshot.stationCount) stations) to \(directory.path) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
             return true
         } catch {

@@ -26,8 +26,11 @@ struct RenderedSnapshot: Sendable {
     static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
         let sourceByProvider = Dictionary(uniqueKeysWithValues: snapshot.statuses.map { ($0.provider, $0.source) })
-        // A status-only change (a failed poll, a next-poll time) keeps the very same entries: reuse their JSON.
+        // A status-only change (a failed poll, a next-poll time) keeps the very same entries: reuse all their JSON.
+        // Otherwise reuse it station by station where the entry and its source are unchanged (a re-polled feed
+        // changes few prices).
         let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider)
+        let previous = reused == nil ? memo?.byID() : nil
         let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
         let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases))
 
@@ -45,6 +48,9 @@ struct RenderedSnapshot: Sendable {
             if let reused {
                 fragment = reused.fragments[slot]
                 hash = reused.hashes[slot]
+            } else if let old = previous?[entry.id], old.entry == entry, old.source == sourceByProvider[entry.station.provider] {
+                fragment = old.fragment
+                hash = old.hash
             } else {
                 fragment = StationEncoding.fragment(entry, source: sourceByProvider[entry.station.provider] ?? .live)
                 hash.combine(fragment)
@@ -134,6 +140,19 @@ final class RenderMemo: Sendable {
         last.withLock { memo in
             guard let memo, memo.sources == sources, Self.sameStorage(memo.entries, entries) else { return nil }
             return (memo.fragments, memo.hashes)
+        }
+    }
+
+    /// The last render per station id, for reuse station by station.
+    func byID() -> [StationID: (entry: StationEntry, source: DataSource?, fragment: [UInt8], hash: FNV1a)]? {
+        last.withLock { memo in
+            guard let memo else { return nil }
+            var table: [StationID: (entry: StationEntry, source: DataSource?, fragment: [UInt8], hash: FNV1a)] = [:]
+            table.reserveCapacity(memo.entries.count)
+            for (slot, entry) in memo.entries.enumerated() {
+                table[entry.id] = (entry, memo.sources[entry.station.provider], memo.fragments[slot], memo.hashes[slot])
+            }
+            return table
         }
     }
 

@@ -12,7 +12,7 @@ struct QueryParameters {
 
     func string(_ name: String) throws -> String? {
         guard let value = query[name] else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmedSpaces
         guard !trimmed.isEmpty else { throw bad("\(name) must not be empty") }
         return trimmed
     }
@@ -44,8 +44,8 @@ struct QueryParameters {
     func coordinate(_ name: String = "near") throws -> Coordinate? {
         guard let raw = try string(name) else { return nil }
         let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lng = Double(parts[1].trimmingCharacters(in: .whitespaces)), lat.isFinite, lng.isFinite
+        guard parts.count == 2, let lat = Double(parts[0].trimmedSpaces),
+              let lng = Double(parts[1].trimmedSpaces), lat.isFinite, lng.isFinite
         else { throw bad("\(name) must be 'lat,lng' in decimal degrees, e.g. \(name)=-33.8688,151.2093") }
         guard (-90...90).contains(lat) else { throw bad("\(name) latitude must be between -90 and 90, got \(parts[0])") }
         guard (-180...180).contains(lng) else { throw bad("\(name) longitude must be between -180 and 180, got \(parts[1])") }
@@ -71,7 +71,7 @@ struct QueryParameters {
     /// `bbox=minLat,minLng,maxLat,maxLng`
     func boundingBox(_ name: String = "bbox") throws -> BoundingBox? {
         guard let raw = try string(name) else { return nil }
-        let numbers = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmedSpaces) }
         guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
             throw bad("\(name) must be 'minLat,minLng,maxLat,maxLng', e.g. \(name)=-34.0,150.9,-33.7,151.3")
         }
@@ -88,7 +88,7 @@ struct QueryParameters {
         let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count <= Self.maxIDs else { throw bad("\(name) takes at most \(Self.maxIDs) ids, got \(parts.count)") }
         return try parts.map { part in
-            guard let id = StationID(part.trimmingCharacters(in: .whitespaces)[...]) else {
+            guard let id = StationID(part.trimmedSpaces[...]) else {
                 throw bad("\(name) must be a comma-separated list of station ids, e.g. \(name)=1,2,3; '\(part)' is not one")
             }
             return id
@@ -115,5 +115,16 @@ struct QueryParameters {
 
     static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+extension StringProtocol {
+    /// Leading and trailing spaces and tabs removed, without Foundation's character-set machinery (hot path).
+    var trimmedSpaces: String {
+        let bytes = Array(utf8)
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+              let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

@@ -5,6 +5,7 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <malloc.h>
 
 // accept4 is declared only under _GNU_SOURCE, which the Glibc module does not define.
 extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
