@@ -32,8 +32,8 @@ struct StationsController: RouteCollection {
         if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }
         if query.sort == nil && query.near != nil { query.sort = .distance }
         let view = context.store.current
-        let page: StationPage
-        do { page = try view.index.stations(matching: query) } catch { throw params.bad("\(error)") }
+        let page: SlotPage
+        do { page = try view.index.slots(matching: query) } catch { throw params.bad("\(error)") }
         return StationListBody.response(page: page, view: view, state: query.state, rawQuery: request.head.rawQuery)
     }
 
@@ -49,21 +49,21 @@ struct StationsController: RouteCollection {
 
 /// `{"data": [stations...], "meta": {total, limit, offset, as_of, source}}` assembled from pre-encoded stations.
 enum StationListBody {
-    static func response(page: StationPage, view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
+    static func response(page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
         let rendered = view.extra
         let meta = rendered.meta(for: state)
-        var json = JSONWriter(capacity: 96 + page.matches.count * 640)
+        var capacity = 128
+        for hit in page.hits { capacity += rendered.fragments[hit.slot].count + 24 }
+        var json = JSONWriter(capacity: capacity)
         var hash = FNV1a()
         hash.combine(rawQuery ?? "")
         hash.combine(UInt64(page.total))
         json.raw("{\"data\":[")
-        var written = 0
-        for match in page.matches {
-            guard let slot = view.snapshot.slot(of: match.entry.id) else { continue }
-            if written > 0 { json.raw(",") }
-            written += 1
+        for (index, hit) in page.hits.enumerated() {
+            let slot = hit.slot
+            if index > 0 { json.raw(",") }
             json.raw(rendered.fragments[slot])
-            if let distance = match.distanceKm, distance.isFinite {
+            if let distance = hit.distanceKm, distance.isFinite {
                 json.raw(",\"distance_km\":")
                 json.decimal(distance, places: 2)
             }

@@ -17,6 +17,20 @@ public struct StationPage: Hashable, Sendable {
     public var matches: [StationMatch]
 }
 
+/// A page of query results as snapshot slots: what hot paths use, since it copies no station records.
+public struct SlotPage: Hashable, Sendable {
+    public struct Hit: Hashable, Sendable {
+        /// Index into `snapshot.entries`.
+        public var slot: Int
+        public var distanceKm: Double?
+    }
+
+    public var total: Int
+    public var limit: Int
+    public var offset: Int
+    public var hits: [Hit]
+}
+
 extension FuelIndex {
     /// A candidate while filtering and sorting: plain numbers only, so sorting thousands is cheap.
     private struct Candidate {
@@ -32,12 +46,24 @@ extension FuelIndex {
     /// sort and page apply. Pure. Filtering reads per-slot tables (state, brand number, price per fuel),
     /// never the station records; only the returned page is materialised.
     public func stations(matching query: StationQuery) throws(QueryError) -> StationPage {
+        let page = try slots(matching: query)
+        let entries = snapshot.entries
+        return StationPage(
+            total: page.total, limit: page.limit, offset: page.offset,
+            matches: page.hits.map { hit in
+                let entry = entries[hit.slot]
+                return StationMatch(entry: entry, distanceKm: hit.distanceKm, price: query.fuel.flatMap(entry.price(of:)))
+            })
+    }
+
+    /// `stations(matching:)` without materialising the stations.
+    public func slots(matching query: StationQuery) throws(QueryError) -> SlotPage {
         try query.validate()
         let entries = snapshot.entries
         var brandNumber: Int32?
         if let brand = query.brand {
             guard let number = brandNumbersByKey[StationQuery.fold(brand)] else {
-                return StationPage(total: 0, limit: query.limit, offset: query.offset, matches: [])
+                return SlotPage(total: 0, limit: query.limit, offset: query.offset, hits: [])
             }
             brandNumber = number
         }
@@ -48,8 +74,8 @@ extension FuelIndex {
         if query.ids == nil, query.near == nil, query.bbox == nil, brandNumber == nil, query.fuel == nil, query.sort == nil {
             let listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
             let start = min(query.offset, listed.count)
-            let page = listed[start..<min(listed.count, start + query.limit)].map { StationMatch(entry: entries[$0], distanceKm: nil, price: nil) }
-            return StationPage(total: listed.count, limit: query.limit, offset: query.offset, matches: page)
+            let hits = listed[start..<min(listed.count, start + query.limit)].map { SlotPage.Hit(slot: $0, distanceKm: nil) }
+            return SlotPage(total: listed.count, limit: query.limit, offset: query.offset, hits: hits)
         }
 
         var candidates: [Candidate] = []
@@ -107,13 +133,10 @@ extension FuelIndex {
 
         let start = min(query.offset, candidates.count)
         let end = min(candidates.count, start + query.limit)
-        let page = candidates[start..<end].map { candidate in
-            let entry = entries[candidate.slot]
-            return StationMatch(
-                entry: entry, distanceKm: candidate.distance.isFinite ? candidate.distance : nil,
-                price: query.fuel.flatMap(entry.price(of:)))
+        let hits = candidates[start..<end].map { candidate in
+            SlotPage.Hit(slot: candidate.slot, distanceKm: candidate.distance.isFinite ? candidate.distance : nil)
         }
-        return StationPage(total: candidates.count, limit: query.limit, offset: query.offset, matches: page)
+        return SlotPage(total: candidates.count, limit: query.limit, offset: query.offset, hits: hits)
     }
 
     /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state.
