@@ -38,9 +38,8 @@ public enum FuelWatchRSSAdapter {
                     suburb: AddressParser.normalisedSuburb(item["location"]), state: .WA, postcode: nil,
                     location: Coordinate(latitude: latitude, longitude: longitude)))
             }
-            guard let cents = item.double("price"), cents > 0 else { tally.record(.unavailablePrice); continue }
+            guard let price = item.double("price").flatMap(PriceGuard.tenths(cents:)) else { tally.record(.unavailablePrice); continue }
             guard let days = WireTime.days(isoDay: item["date"]) else { tally.record(.badTimestamp); continue }
-            let price = PriceTenths(cents: cents)
             switch day {
             case .today:
                 prices.append(PriceRecord(station: key, fuel: product.fuel, price: price, updatedAt: PerthTime.pricingStart(days: days)))
@@ -102,6 +101,11 @@ enum RSSItems {
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         guard body.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
             throw .emptyPayload(source: source)
+        }
+        // swift-corelibs-foundation's XMLParser traps (killing the process) when libxml2 hands it an element or
+        // attribute name that is not UTF-8, e.g. `<\u{FF}>`. FuelWatch serves UTF-8, so anything else is refused here.
+        guard String(validating: body, as: UTF8.self) != nil else {
+            throw .decodingFailed(source: source, context: "body is not valid UTF-8")
         }
         let collector = Collector()
         let parser = XMLParser(data: Data(body))
