@@ -261,6 +261,9 @@ def regression_seeds():
     write("wa-rss", "regress-year-0912.xml", RSS_ITEM.format(price="122.9", date="0912-11-03"))
     write("wa-rss", "regress-non-utf8-name", b"<\xff\xff\x00\x00")
     write("wa-rss", "regress-non-utf8-attribute", b"<rss a\xff=\"\"><channel/></rss>")
+    write("wa-rss", "regress-pi-without-data.xml", "<?xml?>\n<rss version=\"2.0\"><channel><?x?></channel></rss>")
+    write("wa-rss", "regress-pi-from-entity.xml", "<!DOCTYPE rss [<!ENTITY e \"&#60;?x?&#62;\">]><rss><channel>&e;</channel></rss>")
+    write("wa-rss", "regress-pi-utf16.xml", "<?x?><rss/>".encode("utf-16-le"))
     write("support", "regress-year-0912", "0912-11-03")
 
 

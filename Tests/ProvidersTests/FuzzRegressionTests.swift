@@ -108,6 +108,32 @@ import Testing
         }
     }
 
+    /// ...and dereferences NULL (SIGSEGV) on a processing instruction without data, however it arrives.
+    @Test(arguments: [
+        Array("<?xml?>\n<rss version=\"2.0\"><channel/></rss>".utf8),
+        Array("<rss version=\"2.0\"><channel><?x?></channel></rss>".utf8),
+        Array("<!DOCTYPE rss [<!ENTITY e \"&#60;?x?&#62;\">]><rss version=\"2.0\"><channel>&e;</channel></rss>".utf8),
+        Array("<?x?><rss/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+        Array("<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss/>".utf8),
+    ])
+    func fuelWatchRSSProcessingInstructionWithoutDataIsRejectedNotCrashing(bytes: [UInt8]) {
+        #expect(throws: AdapterError.self) {
+            try FuelWatchRSSAdapter.adapt(Data(bytes), product: .unleaded, day: .today, fetchedAt: fetchedAt)
+        }
+    }
+
+    @Test func fuelWatchRSSWithDeclarationAndInstructionsWithDataStillParses() throws {
+        let body = """
+            <?xml version='1.0' encoding = "utf-8" ?>
+            <?xml-stylesheet type="text/xsl" href="rss.xsl"?>
+            <rss version="2.0"><channel><item><price>122.9</price><date>2019-11-03</date>
+            <trading-name>United Byford</trading-name><latitude>-32.2154436</latitude><longitude>116.0080304</longitude>
+            </item></channel></rss>
+            """
+        let adapted = try FuelWatchRSSAdapter.adapt(data(body), product: .unleaded, day: .today, fetchedAt: fetchedAt)
+        #expect(adapted.update.prices.map(\.price) == [PriceTenths(tenths: 1229)])
+    }
+
     // MARK: Day strings
 
     /// `dayString` printed year 912 as "912-11-03", which is not `yyyy-MM-dd` and does not parse back.
