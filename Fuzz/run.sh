@@ -64,6 +64,10 @@ for target in "${targets[@]}"; do
     )
     d=$(dict "$target")
     [ -n "$d" ] && args+=(-dict="$d")
+    # FoundationXML leaks on every malformed document (suppressed in lsan.supp), which makes libFuzzer run a full
+    # leak scan after nearly every input: ~75 exec/s instead of ~6,000. Skip the per-input scan for wa-rss; ASan's
+    # leak check at exit (detect_leaks=1 above, same suppressions) still fails the run on any other leak.
+    [ "$target" = wa-rss ] && args+=(-detect_leaks=0)
     echo "== fuzz: $target (${SECONDS_PER_TARGET} s)"
     started=$SECONDS
     # A hard cap above libFuzzer's own: a wedged process must not stall CI.
