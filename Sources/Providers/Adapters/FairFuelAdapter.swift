@@ -38,13 +38,16 @@ public enum FairFuelAdapter {
             tally.record(.malformedRow, badPrices)
             for row in fuelPrices {
                 guard let fuel = fuelType(row.fuelType) else { tally.record(.unmappedFuel); continue }
-                guard row.isAvailable != false, let cents = row.price?.value, cents > 0 else { tally.record(.unavailablePrice); continue }
+                guard row.isAvailable != false, let price = row.price.flatMap({ PriceGuard.tenths(cents: $0.value) }) else {
+                    tally.record(.unavailablePrice)
+                    continue
+                }
                 // A price without its own stamp takes the station's; a stamp we cannot read is a bad row.
                 guard let stamp = row.updatedAt ?? detail.updatedAt, let updatedAt = WireTime.utcDate(stamp) else {
                     tally.record(.badTimestamp)
                     continue
                 }
-                prices.append(PriceRecord(station: key, fuel: fuel, price: PriceTenths(cents: cents), updatedAt: updatedAt))
+                prices.append(PriceRecord(station: key, fuel: fuel, price: price, updatedAt: updatedAt))
             }
         }
         let update = ProviderUpdate(provider: .vic, stations: stations, prices: prices, asOf: prices.lazy.map(\.updatedAt).max() ?? fetchedAt)

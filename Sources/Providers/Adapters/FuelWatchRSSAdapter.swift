@@ -38,9 +38,8 @@ public enum FuelWatchRSSAdapter {
                     suburb: AddressParser.normalisedSuburb(item["location"]), state: .WA, postcode: nil,
                     location: Coordinate(latitude: latitude, longitude: longitude)))
             }
-            guard let cents = item.double("price"), cents > 0 else { tally.record(.unavailablePrice); continue }
+            guard let price = item.double("price").flatMap(PriceGuard.tenths(cents:)) else { tally.record(.unavailablePrice); continue }
             guard let days = WireTime.days(isoDay: item["date"]) else { tally.record(.badTimestamp); continue }
-            let price = PriceTenths(cents: cents)
             switch day {
             case .today:
                 prices.append(PriceRecord(station: key, fuel: product.fuel, price: price, updatedAt: PerthTime.pricingStart(days: days)))
@@ -103,6 +102,7 @@ enum RSSItems {
         guard body.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
             throw .emptyPayload(source: source)
         }
+        if let refusal = crashingMarkup(body) { throw .decodingFailed(source: source, context: refusal) }
         let collector = Collector()
         let parser = XMLParser(data: Data(body))
         parser.delegate = collector
@@ -118,6 +118,46 @@ enum RSSItems {
             throw .decodingFailed(source: source, context: "document ends inside <\(collector.root ?? "")> (truncated?)")
         }
         return collector.items
+    }
+
+    /// Why swift-corelibs-foundation's XMLParser could crash the process on `body`, or nil. It traps when libxml2
+    /// reports an element or attribute name that is not UTF-8 (`<\u{FF}>`), and dereferences NULL on a processing
+    /// instruction without data (`<?x?>`), which can also arrive through a DTD entity (`&#60;?x?&#62;`) or in UTF-16.
+    /// An RSS feed needs none of that, so this refuses: bytes that are not UTF-8, NUL (UTF-16/32 autodetection), an
+    /// encoding other than UTF-8, a DOCTYPE, and `<?target?>`. (Reported by the `wa-rss` fuzzer; see
+    /// `FuzzRegressionTests`.)
+    static func crashingMarkup(_ body: Data) -> String? {
+        guard String(validating: body, as: UTF8.self) != nil else { return "body is not valid UTF-8" }
+        return body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+            func matches(_ literal: String, at index: Int) -> Bool {
+                let literal = Array(literal.utf8)
+                guard bytes.count - index >= literal.count else { return false }
+                return literal.indices.allSatisfy { bytes[index + $0] | 0x20 == literal[$0] | 0x20 }
+            }
+            if bytes.contains(0) { return "NUL byte in body" }
+            if matches("<?xml", at: 0), bytes.count > 5, isSpace(bytes[5]),
+               let declarationEnd = (5..<(bytes.count - 1)).first(where: { bytes[$0] == 0x3F && bytes[$0 + 1] == 0x3E }),
+               let encoding = (5..<declarationEnd).first(where: { matches("encoding", at: $0) }) {
+                // encoding = "UTF-8" (either quote, optional spaces around `=`).
+                var index = encoding + 8
+                while index < declarationEnd, isSpace(bytes[index]) || bytes[index] == 0x3D { index += 1 }
+                guard index < declarationEnd, bytes[index] == 0x22 || bytes[index] == 0x27,
+                      matches("utf-8", at: index + 1), index + 6 < declarationEnd, bytes[index + 6] == bytes[index]
+                else { return "declared encoding is not UTF-8" }
+            }
+            for index in 0..<max(0, bytes.count - 1) where bytes[index] == 0x3C {
+                if bytes[index + 1] == 0x21, matches("doctype", at: index + 2) { return "DOCTYPE in an RSS feed" }
+                guard bytes[index + 1] == 0x3F else { continue }
+                var end = index + 2
+                while end < bytes.count, !isSpace(bytes[end]), bytes[end] != 0x3F { end += 1 }
+                if end + 1 < bytes.count, bytes[end] == 0x3F, bytes[end + 1] == 0x3E {
+                    return "processing instruction without data"
+                }
+            }
+            return nil
+        }
     }
 
     private final class Collector: NSObject, XMLParserDelegate {

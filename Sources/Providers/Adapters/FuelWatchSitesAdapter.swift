@@ -40,13 +40,13 @@ public enum FuelWatchSitesAdapter {
                 tally.record(.unmappedFuel)
                 continue
             }
-            if let today = site.product.priceToday?.value, today > 0 {
-                prices.append(PriceRecord(station: key, fuel: product.fuel, price: PriceTenths(cents: today), updatedAt: todayStart))
+            if let today = site.product.priceToday.flatMap({ PriceGuard.tenths(cents: $0.value) }) {
+                prices.append(PriceRecord(station: key, fuel: product.fuel, price: today, updatedAt: todayStart))
             } else {
                 tally.record(.unavailablePrice)
             }
-            if let next = site.product.priceTomorrow?.value, next > 0 {
-                tomorrow.append(TomorrowPriceRecord(station: key, fuel: product.fuel, price: PriceTenths(cents: next), day: tomorrowDay))
+            if let next = site.product.priceTomorrow.flatMap({ PriceGuard.tenths(cents: $0.value) }) {
+                tomorrow.append(TomorrowPriceRecord(station: key, fuel: product.fuel, price: next, day: tomorrowDay))
             }
         }
         let update = ProviderUpdate(

@@ -142,11 +142,12 @@ public enum InformedSourcesAdapter {
         }
     }
 
-    /// Whole tenths, or nil for the unavailable sentinels (9999, and 999 as mistyped) and non-positive values.
+    /// Whole tenths, or nil for the unavailable sentinels (9999, and 999 as mistyped), values that round to zero or
+    /// below, and values beyond `PriceGuard.maxCents` (which would also trap converting to `Int`).
     private static func validTenths(_ wire: Double) -> Int? {
-        guard wire.isFinite, wire > 0 else { return nil }
+        guard wire.isFinite, wire > 0, wire <= PriceGuard.maxCents * 10 else { return nil }
         let tenths = Int(wire.rounded())
-        return tenths == 9_999 || tenths == 999 ? nil : tenths
+        return tenths <= 0 || tenths == 9_999 || tenths == 999 ? nil : tenths
     }
 
     // MARK: Wire shapes (field names are the API's)

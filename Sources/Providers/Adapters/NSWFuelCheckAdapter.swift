@@ -46,11 +46,11 @@ public enum NSWFuelCheckAdapter {
         for wire in wirePrices {
             let key = StationKey(provider: provider(forState: wire.state), sourceID: wire.stationcode.value)
             guard let fuel = fuelType(wire.fueltype) else { tally.record(.unmappedFuel); continue }
-            guard wire.price.value > 0 else { tally.record(.unavailablePrice); continue }
+            guard let price = PriceGuard.tenths(cents: wire.price.value) else { tally.record(.unavailablePrice); continue }
             guard keys.contains(key) || isDelta else { tally.record(.unknownStation); continue }
             guard let updatedAt = date(wire.lastupdated, zone: zone) else { tally.record(.badTimestamp); continue }
             prices[key.provider, default: []].append(
-                PriceRecord(station: key, fuel: fuel, price: PriceTenths(cents: wire.price.value), updatedAt: updatedAt))
+                PriceRecord(station: key, fuel: fuel, price: price, updatedAt: updatedAt))
         }
 
         let present = Set(stations.keys).union(prices.keys).union([.nsw]).sorted()

@@ -14,10 +14,13 @@ enum WireTime {
         CalendarDay.civilFromDays(days)
     }
 
-    /// `yyyy-MM-dd` for a day number.
+    /// `yyyy-MM-dd` for a day number. The year is zero-padded to four digits, so every day `days(isoDay:)`
+    /// accepts (years 0000–9999) prints back in the same form.
     static func dayString(days: Int) -> String {
         let (y, m, d) = civil(days: days)
-        return "\(y)-\(m < 10 ? "0" : "")\(m)-\(d < 10 ? "0" : "")\(d)"
+        let year = String(y)
+        let padding = y >= 0 ? String(repeating: "0", count: max(0, 4 - year.count)) : ""
+        return "\(padding)\(year)-\(m < 10 ? "0" : "")\(m)-\(d < 10 ? "0" : "")\(d)"
     }
 
     /// The day number of `yyyy-MM-dd` (surrounding whitespace allowed).

@@ -1,0 +1,15 @@
+// libFuzzer target `wa-sites`: arbitrary bytes as a FuelWatch `/api/sites` body and as `/api/brands`.
+import Foundation
+@testable import Providers
+
+private let knownBrands = ["VIB": "Vibe", "BP": "BP", "CAL": "Caltex"]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let payload = fuzzData(data, size)
+    if let adapted = try? FuelWatchSitesAdapter.adapt(payload, brands: knownBrands, fetchedAt: fuzzFetchedAt) {
+        fuzzCheck(adapted)
+    }
+    _ = try? FuelWatchSitesAdapter.brands(payload)
+    return 0
+}
