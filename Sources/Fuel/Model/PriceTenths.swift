@@ -4,8 +4,13 @@ public struct PriceTenths: Hashable, Comparable, Codable, Sendable, CustomString
 
     public init(tenths: Int) { self.tenths = tenths }
 
-    /// Rounds cents per litre to the nearest tenth: 225.9 -> 2259, 225 -> 2250.
-    public init(cents: Double) { self.tenths = Int((cents * 10).rounded()) }
+    /// Rounds cents per litre to the nearest tenth: 225.9 -> 2259, 225 -> 2250. Absurd input (NaN, ±∞, 1e300)
+    /// saturates instead of trapping; the merge's plausibility bounds then drop it like any outlier.
+    public init(cents: Double) {
+        let scaled = (cents * 10).rounded()
+        let limit = 1e15
+        self.tenths = scaled.isNaN ? 0 : Int(min(max(scaled, -limit), limit))
+    }
 
     public var cents: Double { Double(tenths) / 10 }
 
