@@ -29,6 +29,15 @@ public enum BenchmarkFacade {
         return rendered.detailBodies.reduce(0) { $0 + $1.count } + rendered.fragments.reduce(0) { $0 + $1.count }
     }
 
+    /// A store that renders exactly as the server's does (with the render memo), publishing `dataset`.
+    public static func makeServerStore(_ dataset: Dataset) -> FuelStore<Int> {
+        let memo = RenderMemo()
+        return FuelStore<Int>(initial: dataset) { dataset, index in
+            let rendered = RenderedSnapshot.render(dataset, index: index, memo: memo)
+            return rendered.detailBodies.count
+        }
+    }
+
     /// Encoded size of the binary snapshot (`SnapshotCodec`), for reporting.
     public static func encodedSnapshotSize(_ snapshot: Snapshot) throws -> Int {
         try SnapshotCodec.encode(snapshot).count
