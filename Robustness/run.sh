@@ -31,7 +31,7 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-names=(hostile_clients smuggling paths crash_safety secrets)
+names=(hostile_clients smuggling paths crash_safety leaks)
 limits=("$hostile_limit" 120 120 "$crash_limit" 120)
 total_passed=0
 total_failed=0

@@ -3,7 +3,7 @@ answers with errors echoing every header it received (so a careless error messag
 Then nothing the server writes or answers may contain a credential: logs, /health, error bodies, responses.
 Also: production errors show no paths, Swift types or stack details, and `Server` carries no version.
 
-    python3 Robustness/secrets.py [--quick]"""
+    python3 Robustness/leaks.py [--quick]"""
 
 import base64
 import http.server
