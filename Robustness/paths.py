@@ -152,12 +152,10 @@ def main():
     os.chmod(tmp, 0o755)  # nginx's workers run unprivileged; mkdtemp's 0700 would hide the files from them
     public, inside, outside = build_site(tmp)
     server = Server(public_dir=public)
-    nginx = hardened = None
-    deploy_notes = []
+    nginx = None
     try:
+        # The shipped locations snippet sets `disable_symlinks on;`, so nginx must refuse planted symlinks too.
         nginx = Nginx(server.port, public_dir=public)
-        # The same config plus `disable_symlinks on;`: tells a symlink-following leak from a traversal.
-        hardened = Nginx(server.port, public_dir=public, extra="disable_symlinks on;")
         # Sanity: the copy is served at all (so a 404 below means "refused", not "misconfigured").
         for path, port in (("direct", server.port), ("nginx", nginx.port)):
             responses, _ = exchange(port, b"GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
@@ -179,17 +177,10 @@ def main():
         for target in TRAVERSALS:
             shown = target.decode("latin-1")
             results = {name: attempt(port, target) for name, port in
-                       (("direct", server.port), ("nginx", nginx.port), ("nginx+disable_symlinks", hardened.port))}
+                       (("direct", server.port), ("nginx", nginx.port))}
             for name, (statuses, leaked, foreign) in results.items():
                 ok = bool(statuses) and not leaked and not foreign
                 detail = f"{statuses}{' LEAK' if leaked else ''}{' FOREIGN 200' if foreign else ''}"
-                if name == "nginx" and not ok and results["nginx+disable_symlinks"][0] and not any(results["nginx+disable_symlinks"][1:]):
-                    # Only the stock config leaks, so nginx followed a symlink planted in Public/: a deploy-config
-                    # property (nginx's default `disable_symlinks off`), not a request an attacker can craft.
-                    deploy_notes.append(shown)
-                    print(f"  WARN  nginx: {shown} -> {statuses}: follows a symlink out of its root; with "
-                          f"`disable_symlinks on;` -> {results['nginx+disable_symlinks'][0]}", flush=True)
-                    continue
                 checks.check(f"{name}: GET {shown} never serves bytes from outside Public/", ok, detail)
 
         print("\n== production errors and headers", flush=True)
@@ -220,17 +211,14 @@ def main():
                      f"{r.status if r else None} {r.body[:80] if r else b''!r}")
         checks.check("server alive and healthy after all cases", server.healthy())
     finally:
-        for proxy in (nginx, hardened):
+        for proxy in (nginx,):
             if proxy is not None:
                 proxy.cleanup()
         code = server.stop()
         server.cleanup()
         shutil.rmtree(tmp, ignore_errors=True)
     checks.check("server exits cleanly on SIGTERM", code == 0, f"exit {code}")
-    print(f"\ntraversal targets tried: {len(TRAVERSALS)} (each directly, through nginx, and through nginx with disable_symlinks); error cases: {len(ERRORS)}")
-    if deploy_notes:
-        print("DEPLOY NOTE: nginx served symlinks pointing outside its root for: " + ", ".join(deploy_notes)
-              + ". Add `disable_symlinks on;` (or `if_not_owner`) to deploy/nginx/petty-locations.conf.")
+    print(f"\ntraversal targets tried: {len(TRAVERSALS)} (each directly and through nginx with the shipped locations); error cases: {len(ERRORS)}")
     return checks.finish()
 
 
