@@ -57,8 +57,18 @@ public struct StationQuery: Hashable, Sendable {
     }
 
     /// Case folding for brand and name comparison.
+    /// Case-insensitive, space-trimmed form for brand and name matching. Runs for every station on every
+    /// snapshot, so ASCII takes a fast path without Foundation.
     static func fold(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespaces).lowercased()
+        var utf8 = Array(text.utf8)
+        var start = 0, end = utf8.count
+        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 { start += 1 }
+        while end > start, utf8[end - 1] == 0x20 || utf8[end - 1] == 0x09 { end -= 1 }
+        guard utf8[start..<end].allSatisfy({ $0 < 0x80 }) else {
+            return String(decoding: utf8[start..<end], as: UTF8.self).lowercased()
+        }
+        for i in start..<end where utf8[i] >= 0x41 && utf8[i] <= 0x5A { utf8[i] |= 0x20 }
+        return String(decoding: utf8[start..<end], as: UTF8.self)
     }
 }
 
