@@ -56,6 +56,26 @@ class Checks:
         return 0 if self.failed == 0 else 1
 
 
+def stop_process(proc, sig):
+    """Asks a child to stop with `sig`, then kills it if it has not exited within 10 s."""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+def read_text(path):
+    """A file's text (undecodable bytes replaced), or "" when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 def free_port():
     with socket.socket() as s:
         s.bind((HOST, 0))
@@ -124,20 +144,10 @@ class Server:
             return -1
 
     def log_text(self):
-        try:
-            with open(self.log_path, "rb") as f:
-                return f.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
+        return read_text(self.log_path)
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+        stop_process(self.proc, signal.SIGTERM)
         self.log.close()
         return self.proc.returncode
 
@@ -231,27 +241,13 @@ class Nginx:
         raise RuntimeError("nginx did not come up")
 
     def error_log(self):
-        try:
-            with open(os.path.join(self.tmp, "error.log"), errors="replace") as f:
-                return f.read()
-        except OSError:
-            return ""
+        return read_text(os.path.join(self.tmp, "error.log"))
 
     def access_log(self):
-        try:
-            with open(os.path.join(self.tmp, "access.log"), errors="replace") as f:
-                return f.read()
-        except OSError:
-            return ""
+        return read_text(os.path.join(self.tmp, "access.log"))
 
     def cleanup(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGQUIT)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+        stop_process(self.proc, signal.SIGQUIT)  # nginx's graceful stop
         self.log.close()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
