@@ -35,7 +35,7 @@ struct PricesController: RouteCollection {
         var hash = FNV1a()
         hash.combine(request.head.rawQuery ?? "")
         hash.combine(UInt64(page.total))
-        hash.combine(meta.asOf ?? "")
+        hash.combine(meta.hash)
         json.raw("{\"data\":[")
         var written = 0
         for match in page.matches {
@@ -61,10 +61,8 @@ struct PricesController: RouteCollection {
         json.int(page.total)
         json.raw(",\"limit\":")
         json.int(limit)
-        json.raw(",\"as_of\":")
-        if let asOf = meta.asOf { json.string(asOf) } else { json.null() }
-        json.raw(",\"source\":")
-        json.string(meta.source)
+        json.raw(",")
+        json.raw(meta.fields)
         json.raw("}}")
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }
@@ -101,8 +99,9 @@ struct PricesController: RouteCollection {
             var nextSince: String?
             var asOf: String?
             var source: String
+            var states: [StateFreshnessDTO]
 
-            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextSince, asOf, source }
+            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextSince, asOf, source, states }
 
             func encode(to encoder: Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
@@ -113,6 +112,7 @@ struct PricesController: RouteCollection {
                 try container.encode(nextSince, forKey: .nextSince)
                 try container.encode(asOf, forKey: .asOf)
                 try container.encode(source, forKey: .source)
+                try container.encode(states, forKey: .states)
             }
         }
         struct Body: Encodable {
@@ -122,7 +122,8 @@ struct PricesController: RouteCollection {
         let dataMeta = view.extra.meta(for: state)
         let body = Body(data: items, meta: Meta(
             since: ISOTimestamp.string(since), total: items.count, limit: limit, hasMore: hasMore,
-            nextSince: lastInstant.map(ISOTimestamp.string), asOf: dataMeta.asOf, source: dataMeta.source))
+            nextSince: lastInstant.map(ISOTimestamp.string), asOf: dataMeta.asOf, source: dataMeta.source,
+            states: dataMeta.states.map(StateFreshnessDTO.init)))
         return try JSONResponse.content(body, lastModified: view.extra.lastModified, maxAge: 30)
     }
 }

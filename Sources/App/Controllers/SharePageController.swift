@@ -34,7 +34,7 @@ struct SharePageController: RouteCollection {
             response.headers.replaceOrAdd(name: "Vary", value: "Accept, Accept-Encoding")
             return response
         }
-        let page = pages.page(slot: slot, in: view).render(now: context.referenceNow(view), origin: RequestOrigin(request))
+        let page = pages.page(slot: slot, in: view).render(now: context.now(for: view.snapshot.entries[slot].station.provider, in: view), origin: RequestOrigin(request))
         var headers = PageChrome.headers(status: .ok)
         headers.add(name: "ETag", value: page.etag)
         headers.add(name: "Last-Modified", value: rendered.lastModified)

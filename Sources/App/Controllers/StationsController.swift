@@ -76,12 +76,10 @@ enum StationListBody {
         json.int(page.limit)
         json.raw(",\"offset\":")
         json.int(page.offset)
-        json.raw(",\"as_of\":")
-        if let asOf = meta.asOf { json.string(asOf) } else { json.null() }
-        json.raw(",\"source\":")
-        json.string(meta.source)
+        json.raw(",")
+        json.raw(meta.fields)
         json.raw("}}")
-        hash.combine(meta.asOf ?? "")
+        hash.combine(meta.hash)
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }
 }

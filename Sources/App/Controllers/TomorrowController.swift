@@ -31,7 +31,7 @@ struct TomorrowController: RouteCollection {
                 stations: [])
             return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.extra.lastModified, maxAge: 3600)
         }
-        let now = context.referenceNow(view)
+        let now = context.now(for: state, in: view)
         let board = view.index.tomorrowBoard(fuel: fuel, now: now)
         let wanted = ids.map(Set.init)
         var rows: [(TomorrowDTO.StationVerdict, Double)] = []
@@ -63,8 +63,8 @@ struct TomorrowController: RouteCollection {
             state: state.rawValue, fuel: fuel?.rawValue, available: board.isPublished,
             reason: board.isPublished ? nil : "Tomorrow's prices are published at 2:30 pm Perth time",
             tradingDay: board.tradingDay,
-            publishedAt: board.isPublished ? ISOTimestamp.string(board.expectedAt) : nil,
-            expectedAt: board.isPublished ? nil : ISOTimestamp.string(board.expectedAt),
+            publishedAt: board.publishedAt.map(ISOTimestamp.string),
+            expectedAt: ISOTimestamp.string(board.expectedAt),
             summary: board.isPublished ? summary : nil, stations: board.isPublished ? Array(stations) : [])
         return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.extra.lastModified)
     }

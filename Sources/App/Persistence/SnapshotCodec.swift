@@ -16,8 +16,10 @@ enum SnapshotCodec {
         out.bytes.append(contentsOf: magic)
         out.u64(snapshot.version)
         out.optionalDate(snapshot.changedAt)
+        // Sorted keys: the same snapshot must give the same bytes (replication ETags, byte-for-byte checks).
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
         out.blob(Array(try encoder.encode(snapshot.statuses)))
         out.u32(UInt32(snapshot.entries.count))
         for entry in snapshot.entries {

@@ -19,9 +19,14 @@ struct PettyContext: Sendable {
     /// Set in follower mode: how copying from the leader goes, for `/health`.
     var follower: (@Sendable () -> FollowerStatus)? = nil
 
-    /// The instant time-dependent answers use: the wall clock, or the sample data's own time when serving samples.
-    func referenceNow(_ view: PettyView) -> Date {
-        view.extra.sampleClock ?? clock()
+    /// "Now" for answers about `state`: the wall clock for live data, the capture instant for sample data.
+    func now(for state: AustralianState, in view: PettyView) -> Date {
+        view.extra.clocks.now(for: state, wall: clock())
+    }
+
+    /// "Now" for `provider`'s data.
+    func now(for provider: ProviderID, in view: PettyView) -> Date {
+        view.extra.clocks.now(for: provider, wall: clock())
     }
 }
 

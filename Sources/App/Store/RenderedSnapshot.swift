@@ -20,8 +20,8 @@ struct RenderedSnapshot: Sendable {
     /// Per state (by `AustralianState` ordinal) and overall: newest `as_of` and the data source label.
     let metaByState: [DataMeta]
     let overallMeta: DataMeta
-    /// The instant time-dependent answers are judged at for sample data (the data's own clock, not the wall's).
-    let sampleClock: Date?
+    /// Each provider's clock: time-dependent answers about a state are judged by its provider's.
+    let clocks: DataClocks
 
     static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
@@ -63,7 +63,7 @@ struct RenderedSnapshot: Sendable {
             body.raw("},\"meta\":")
             meta.write(into: &body)
             body.raw("}")
-            hash.combine(meta.asOf ?? "")
+            hash.combine(meta.hash)
             fragments.append(fragment)
             hashes.append(contentHash.value)
             bodies.append(body.bytes)
@@ -77,50 +77,13 @@ struct RenderedSnapshot: Sendable {
             fragments: fragments, hashes: hashes, detailBodies: bodies, detailETags: etags, detailResponses: responses,
             lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall,
-            sampleClock: sampleClock(snapshot)
+            clocks: DataClocks(snapshot: snapshot)
         )
     }
 
     func meta(for state: AustralianState?) -> DataMeta {
         guard let state else { return overallMeta }
         return metaByState[AustralianState.allCases.firstIndex(of: state)!]
-    }
-
-    /// Sample data is frozen in time: "today" for it is the day it was captured, and a sample that carries
-    /// tomorrow's prices was captured after they were published.
-    static func sampleClock(_ snapshot: Snapshot) -> Date? {
-        let samples = snapshot.statuses.filter { $0.source == .sample }
-        guard !samples.isEmpty else { return nil }
-        var clock = samples.compactMap(\.asOf).max() ?? Date()
-        if let wa = snapshot.status(of: .wa), wa.source == .sample, let asOf = wa.asOf {
-            let hasTomorrow = snapshot.entries.contains { $0.station.state == .WA && $0.prices.contains { $0.tomorrow != nil } }
-            if hasTomorrow {
-                clock = max(asOf, WATradingDay.expectedAt(now: asOf))
-            }
-        }
-        return clock
-    }
-}
-
-/// `"meta": {"as_of": ..., "source": "sample" | "live" | "mixed"}` for a set of states.
-struct DataMeta: Sendable {
-    let asOf: String?
-    let source: String
-
-    init(snapshot: Snapshot, states: Set<AustralianState>) {
-        let providers = Set(snapshot.entries.lazy.filter { states.contains($0.station.state) }.map(\.station.provider))
-        let statuses = snapshot.statuses.filter { providers.contains($0.provider) }
-        asOf = statuses.compactMap(\.asOf).max().map(ISOTimestamp.string)
-        let sources = Set(statuses.map(\.source))
-        source = sources.count > 1 ? "mixed" : (sources.first?.rawValue ?? "none")
-    }
-
-    func write(into json: inout JSONWriter) {
-        json.raw("{\"as_of\":")
-        if let asOf { json.string(asOf) } else { json.null() }
-        json.raw(",\"source\":")
-        json.string(source)
-        json.raw("}")
     }
 }
 

@@ -30,11 +30,13 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
     public var nextPoll: Date?
     public var stationCount: Int
     public var priceCount: Int
+    /// The next-day prices held (WA), with the instant this server first held them; nil when none are held.
+    public var tomorrow: TomorrowPublication?
 
     public init(
         provider: ProviderID, state: State, source: DataSource, asOf: Date? = nil, lastAttempt: Date? = nil,
         lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, consecutiveFailures: Int = 0,
-        nextPoll: Date? = nil, stationCount: Int = 0, priceCount: Int = 0
+        nextPoll: Date? = nil, stationCount: Int = 0, priceCount: Int = 0, tomorrow: TomorrowPublication? = nil
     ) {
         self.provider = provider
         self.state = state
@@ -48,6 +50,7 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
         self.nextPoll = nextPoll
         self.stationCount = stationCount
         self.priceCount = priceCount
+        self.tomorrow = tomorrow
     }
 
     /// The starting point for a provider we have heard nothing from yet.

@@ -68,10 +68,13 @@ public struct ProviderUpdate: Sendable {
     public var asOf: Date
     /// True when this payload is a delta (`/prices/new`): stations and prices absent from it are unchanged.
     public var isDelta: Bool
+    /// The trading day a day-dated feed says its prices are for (WA FuelWatch's `date`); nil for feeds that
+    /// carry no such date. A full update dated before the trading day in force is stale and never merged.
+    public var tradingDay: CalendarDay?
 
     public init(
         provider: ProviderID, stations: [StationRecord], prices: [PriceRecord],
-        tomorrow: [TomorrowPriceRecord] = [], asOf: Date, isDelta: Bool = false
+        tomorrow: [TomorrowPriceRecord] = [], asOf: Date, isDelta: Bool = false, tradingDay: CalendarDay? = nil
     ) {
         self.provider = provider
         self.stations = stations
@@ -79,5 +82,6 @@ public struct ProviderUpdate: Sendable {
         self.tomorrow = tomorrow
         self.asOf = asOf
         self.isDelta = isDelta
+        self.tradingDay = tradingDay
     }
 }

@@ -8,8 +8,11 @@ struct MergeInput {
     var tomorrow: [StationKey: [FuelType: TomorrowPriceRecord]] = [:]
     var outliers = 0
     var foreign = 0
+    /// Tomorrow records for a day other than the next trading day, dropped.
+    var misdatedTomorrow = 0
 
-    init(_ update: ProviderUpdate) {
+    /// `tomorrowDay` is the only day tomorrow records may be for (the next trading day at the merge instant).
+    init(_ update: ProviderUpdate, tomorrowDay: String) {
         let provider = update.provider
         for record in update.stations {
             guard record.key.provider == provider else {
@@ -33,6 +36,10 @@ struct MergeInput {
         for record in update.tomorrow {
             guard record.station.provider == provider else {
                 foreign += 1
+                continue
+            }
+            guard record.day == tomorrowDay else {
+                misdatedTomorrow += 1
                 continue
             }
             guard PricePolicy.plausible.contains(record.price) else {

@@ -26,6 +26,8 @@ public struct MergeReport: Hashable, Sendable {
     public var orphanPrices = 0
     /// Tomorrow prices from this update attached to a station's price.
     public var tomorrowPrices = 0
+    /// Tomorrow prices dated other than the next trading day, dropped.
+    public var misdatedTomorrow = 0
     /// States of the provider's stations, before and after; their trend points are recomputed.
     public var affectedStates: Set<AustralianState> = []
 

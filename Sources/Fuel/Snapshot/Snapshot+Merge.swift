@@ -25,6 +25,10 @@ extension Snapshot {
     ///   data. A live delta onto sample data is applied but the provider stays `sample` until a full
     ///   live update replaces the samples.
     /// - The provider's `asOf` becomes the update's (for a delta: the later of the two), never later than `now`.
+    /// - Time is judged at `now` (the merge instant: the wall clock for live data, the capture instant for a
+    ///   sample): a full update dated a trading day that has already ended is rejected as stale (FuelWatch's
+    ///   caches serve yesterday's feed for a while after 06:00), and tomorrow records for any day but the next
+    ///   trading day are dropped. The provider's `tomorrow` says which next-day prices it holds and since when.
     /// - Ids come from `registry`, so a station keeps its id across removals and the sample/live swap.
     public func merging(
         _ update: ProviderUpdate, registry: StationRegistry, source: DataSource = .live, at now: Date
@@ -38,14 +42,22 @@ extension Snapshot {
             return MergeResult(snapshot: self, registry: registry, report: report)
         }
 
-        let input = MergeInput(update)
+        let nextTradingDay = WATradingDay.nextTradingDay(after: now)
+        let input = MergeInput(update, tomorrowDay: nextTradingDay.description)
         report.rejectedOutliers = input.outliers
         report.orphanPrices = input.foreign
+        report.misdatedTomorrow = input.misdatedTomorrow
         let known = entries.lazy.filter { $0.station.provider == provider }.count
         let tomorrowOnly = update.stations.isEmpty && update.prices.isEmpty && !update.tomorrow.isEmpty
 
+        if tomorrowOnly && input.tomorrow.isEmpty && input.misdatedTomorrow > 0 {
+            let days = Set(update.tomorrow.map(\.day)).sorted().joined(separator: ", ")
+            report.outcome = .ignored(reason: "tomorrow feed dated \(days), not the next trading day \(nextTradingDay)")
+            return MergeResult(snapshot: self, registry: registry, report: report)
+        }
+
         if !update.isDelta && !tomorrowOnly {
-            if let reason = implausibility(of: input, update: update, known: known, previous: previous) {
+            if let reason = staleness(of: update, at: now) ?? implausibility(of: input, update: update, known: known, previous: previous) {
                 report.outcome = .rejected(reason: reason)
                 var status = previous ?? .initial(provider, source: source)
                 status.state = .stale
@@ -68,7 +80,10 @@ extension Snapshot {
         var status = previous ?? .initial(provider, source: source)
         let keepsSample = (update.isDelta || tomorrowOnly) && previous?.source == .sample
         status.source = keepsSample ? .sample : source
-        status.state = status.source == .sample ? .sample : .ok
+        // Next-day prices say nothing about today's: a provider whose today feed is stale or failing stays so.
+        let keepsState = tomorrowOnly && (previous?.state == .stale || previous?.state == .failing)
+        if !keepsState { status.state = status.source == .sample ? .sample : .ok }
+        status.tomorrow = Self.tomorrowHeld(in: builder.providerEntries, previous: previous?.tomorrow, at: now)
         if !tomorrowOnly {
             // A future asOf (a mis-dated price) would misplace trend points and prune history early.
             let asOf = min(update.asOf, now)
@@ -85,6 +100,28 @@ extension Snapshot {
             version: version + 1, changedAt: now, entries: others + builder.providerEntries,
             statuses: statuses.filter { $0.provider != provider } + [status])
         return MergeResult(snapshot: snapshot, registry: builder.registry, report: report)
+    }
+
+    /// Why a day-dated full update is stale at `now`, or nil.
+    private func staleness(of update: ProviderUpdate, at now: Date) -> String? {
+        guard let day = update.tradingDay else { return nil }
+        let current = WATradingDay.tradingDay(containing: now)
+        guard day < current else { return nil }
+        return "stale feed: dated \(day), but the trading day \(current) has started; keeping the prices held"
+    }
+
+    /// The next-day prices `entries` hold: the same publication as before when the day is unchanged.
+    static func tomorrowHeld(in entries: [StationEntry], previous: TomorrowPublication?, at now: Date) -> TomorrowPublication? {
+        var newest: CalendarDay?
+        for entry in entries {
+            for price in entry.prices {
+                guard let day = price.tomorrow.flatMap({ CalendarDay($0.day) }) else { continue }
+                newest = max(newest ?? day, day)
+            }
+        }
+        guard let newest else { return nil }
+        if let previous, previous.day == newest { return previous }
+        return TomorrowPublication(day: newest, heldSince: now)
     }
 
     private func implausibility(

@@ -27,6 +27,8 @@ extension Snapshot {
                 if start > entry.prices[priceIndex].updatedAt {
                     entry.prices[priceIndex].price = tomorrow.price
                     entry.prices[priceIndex].updatedAt = start
+                    // A promoted price is a change a syncing client must see.
+                    entry.prices[priceIndex].seenAt = max(now, start)
                     let provider = entry.station.provider
                     rolled[provider] = max(rolled[provider] ?? start, start)
                 }
@@ -40,8 +42,9 @@ extension Snapshot {
         }
         guard changed else { return self }
         let newStatuses = statuses.map { status in
-            guard let start = rolled[status.provider] else { return status }
             var status = status
+            if !frozen.contains(status.provider), let held = status.tomorrow, held.day <= today { status.tomorrow = nil }
+            guard let start = rolled[status.provider] else { return status }
             status.asOf = max(status.asOf ?? start, start)
             return status
         }

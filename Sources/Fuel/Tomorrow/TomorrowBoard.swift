@@ -17,15 +17,19 @@ public struct TomorrowBoard: Hashable, Sendable {
     public var isPublished: Bool
     /// 14:30 Perth on the day before `tradingDay`.
     public var expectedAt: Date
+    /// When published: the instant this server first held them (never before `expectedAt`).
+    public var publishedAt: Date?
     /// Sorted by station id, then fuel; empty until published.
     public var comparisons: [TomorrowComparison]
 
-    /// The board at `now` over `snapshot`'s WA stations, for one fuel or all.
+    /// The board at `now` (WA's clock) over `snapshot`'s WA stations, for one fuel or all.
     public init(snapshot: Snapshot, fuel: FuelType? = nil, now: Date) {
-        self.init(entries: snapshot.entries.lazy.filter { $0.station.state == .WA }, fuel: fuel, now: now)
+        self.init(
+            entries: snapshot.entries.lazy.filter { $0.station.state == .WA }, fuel: fuel, now: now,
+            publication: snapshot.status(of: .wa)?.tomorrow)
     }
 
-    init(entries: some Sequence<StationEntry>, fuel: FuelType?, now: Date) {
+    init(entries: some Sequence<StationEntry>, fuel: FuelType?, now: Date, publication: TomorrowPublication?) {
         let day = WATradingDay.nextTradingDay(after: now)
         let text = day.description
         var comparisons: [TomorrowComparison] = []
@@ -44,6 +48,7 @@ public struct TomorrowBoard: Hashable, Sendable {
         self.tradingDay = text
         self.expectedAt = WATradingDay.publicationInstant(forTradingDay: day)
         self.isPublished = WATradingDay.isPublished(now: now, hasTomorrowData: hasTomorrowData)
+        self.publishedAt = isPublished ? (publication?.day == day ? publication!.publishedAt : expectedAt) : nil
         // Before 14:30 a "tomorrow" value is not FuelWatch's published price (the JSON API may echo today's).
         self.comparisons = isPublished ? comparisons : []
     }
@@ -52,6 +57,8 @@ public struct TomorrowBoard: Hashable, Sendable {
 extension FuelIndex {
     /// `TomorrowBoard(snapshot:fuel:now:)`, visiting only the WA stations.
     public func tomorrowBoard(fuel: FuelType? = nil, now: Date) -> TomorrowBoard {
-        TomorrowBoard(entries: slots(in: .WA).lazy.map { self.snapshot.entries[$0] }, fuel: fuel, now: now)
+        TomorrowBoard(
+            entries: slots(in: .WA).lazy.map { self.snapshot.entries[$0] }, fuel: fuel, now: now,
+            publication: snapshot.status(of: .wa)?.tomorrow)
     }
 }

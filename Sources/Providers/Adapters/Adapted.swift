@@ -38,7 +38,9 @@ public struct Adapted: Sendable {
         }
         let update = ProviderUpdate(
             provider: first.update.provider, stations: stations, prices: prices, tomorrow: tomorrow,
-            asOf: parts.map(\.update.asOf).max()!, isDelta: parts.allSatisfy(\.update.isDelta))
+            asOf: parts.map(\.update.asOf).max()!, isDelta: parts.allSatisfy(\.update.isDelta),
+            // The oldest: one product's stale feed makes the joined update stale.
+            tradingDay: parts.compactMap(\.update.tradingDay).min())
         return Adapted(update: update, tally: tally)
     }
 }

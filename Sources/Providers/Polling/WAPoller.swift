@@ -1,21 +1,22 @@
 import Foundation
 import Fuel
 
-/// WA FuelWatch RSS (PROVIDERS.md §2): today's feed per product every `interval`, joined into one full update;
-/// tomorrow's feed from 14:30 Perth every `tomorrowRetry` until published (non-empty, dated the next trading day)
-/// or 16:00; and the 06:00 Perth rollover of tomorrow's prices into today's.
+/// WA FuelWatch RSS (PROVIDERS.md §2): today's feed per product every `interval` (and at once when a new trading
+/// day starts), joined into one full update; tomorrow's feed on `WATomorrowSchedule` (from 14:30 Perth until the
+/// next trading day's prices are held or the 06:00 rollover); and the 06:00 rollover of tomorrow's prices into
+/// today's.
 ///
 /// A product that fails fails the whole step (a full update missing a fuel would drop that fuel everywhere).
-/// An empty tomorrow feed means "not yet published", never "no stations": it is not merged.
+/// An empty tomorrow feed means "not yet published", never "no stations": it is not merged. Whether tomorrow's
+/// prices are held is read from the store, so a restart that loaded them does not ask again, and one that did not
+/// asks on its first poll wherever in the evening it starts. A today feed dated a trading day that has ended is
+/// refused by the merge (FuelWatch's caches lag after 06:00) and the provider shows `stale` until one is right.
 public actor WAPoller: ProviderPoller {
     public static let path = "/fuelwatch/fuelWatchRSS"
     static let zone = WATradingDay.zone
-    /// Give up on tomorrow's feed this long after its 14:30 publication time (16:00).
-    static let tomorrowWindow: TimeInterval = 90 * 60
 
     public nonisolated let provider = ProviderID.wa
     public nonisolated let interval: TimeInterval
-    let tomorrowRetry: TimeInterval
     let client: ProviderClient
     let base: URL
     let timeout: TimeInterval
@@ -25,76 +26,73 @@ public actor WAPoller: ProviderPoller {
 
     private var lastTodaySuccess: Date?
     private var lastTomorrowAttempt: Date?
-    /// The trading day whose tomorrow prices are merged.
-    private var tomorrowDone: CalendarDay?
 
     public init(
-        client: ProviderClient, base: URL, interval: TimeInterval, timeout: TimeInterval, tomorrowRetry: TimeInterval = 600,
+        client: ProviderClient, base: URL, interval: TimeInterval, timeout: TimeInterval,
         products: [FuelWatchProduct] = FuelWatchProduct.allCases, spacing: TimeInterval = 0.5
     ) {
         self.client = client
         self.base = base
         self.interval = interval
         self.timeout = timeout
-        self.tomorrowRetry = tomorrowRetry
         self.products = products
         self.spacing = spacing
     }
 
     public nonisolated var plan: String {
-        "wa (every \(Int(interval))s, \(products.count) products; tomorrow from 14:30 Perth every \(Int(tomorrowRetry))s until published or 16:00)"
+        "wa (every \(Int(interval))s, \(products.count) products; tomorrow from 14:30 Perth every "
+            + "\(Int(WATomorrowSchedule.fastRetry / 60)) min until 18:00, then every \(Int(WATomorrowSchedule.slowRetry / 60)) min until held or 06:00)"
     }
 
     public func poll(at now: Date, sink: any ProviderSink) async -> PollOutcome {
         sink.rollOver(at: now)
         var notes: [String] = []
         var report: MergeReport?
-        let todayDue = lastTodaySuccess.map { now >= $0.addingTimeInterval(interval - 1) } ?? true
 
-        if todayDue {
+        if todayDue(at: now) {
             switch await fetchAll(day: .today, now: now) {
             case .failure(let failure):
-                return PollOutcome(failure.outcome, next: nextPoll(after: now))
+                return PollOutcome(failure.outcome, next: nextPoll(after: now, sink: sink))
             case .success(let parts):
                 guard let joined = Adapted.combining(parts) else {
-                    return PollOutcome(.failed(.implausible("no products configured"), request: "GET \(Self.path)"), next: nextPoll(after: now))
+                    return PollOutcome(.failed(.implausible("no products configured"), request: "GET \(Self.path)"), next: nextPoll(after: now, sink: sink))
                 }
-                // Decide the next step as if today succeeded; a rejection is handled by the runner.
+                // The next step is decided as if today succeeded and published with the merge (one store update);
+                // a rejection is handled by the runner.
                 lastTodaySuccess = now
-                let applied = sink.apply(joined.update, nextPoll: nextPoll(after: now), at: now)
+                let applied = sink.apply(joined.update, nextPoll: nextPoll(after: now, sink: sink), at: now)
                 if !applied.isApplied { lastTodaySuccess = nil }
                 report = applied
                 if joined.tally.skipped > 0 { notes.append("skipped \(joined.tally)") }
             }
         }
 
-        if tomorrowDue(at: now), lastTodaySuccess != nil {
+        let target = WATradingDay.nextTradingDay(after: now)
+        if WATomorrowSchedule.isDue(at: now, held: holdsTomorrow(sink, at: now), lastAttempt: lastTomorrowAttempt) {
             lastTomorrowAttempt = now
-            let target = WATradingDay.nextTradingDay(after: now)
             switch await fetchAll(day: .tomorrow, now: now) {
             case .failure(let failure):
-                if report == nil { return PollOutcome(failure.outcome, next: nextPoll(after: now)) }
+                if report == nil { return PollOutcome(failure.outcome, next: nextPoll(after: now, sink: sink)) }
                 notes.append("tomorrow failed (\(failure.request): \(failure.error)); retrying")
             case .success(let parts):
                 let records = parts.flatMap(\.update.tomorrow)
                 let dated = records.filter { $0.day == target.description }
                 if dated.isEmpty {
-                    let other = records.first.map { " (feed dated \($0.day))" } ?? ""
+                    let other = Set(records.map(\.day)).sorted().first.map { "; the feed is dated \($0), not merged" } ?? ""
                     notes.append("tomorrow (\(target)) not yet published\(other)")
                 } else {
-                    tomorrowDone = target
                     // Tomorrow-only, never a full update: stations and today's prices stay as they are.
                     let update = ProviderUpdate(provider: .wa, stations: [], prices: [], tomorrow: dated, asOf: now, isDelta: true)
-                    let tomorrowReport = sink.apply(update, nextPoll: nextPoll(after: now), at: now)
-                    notes.append("tomorrow (\(target)) published: \(tomorrowReport.tomorrowPrices) prices")
+                    let tomorrowReport = sink.apply(update, nextPoll: nil, at: now)
+                    let late = sink.status(of: .wa)?.tomorrow.map { " \(PollerGroup.duration($0.delay)) after 14:30" } ?? ""
+                    notes.append("tomorrow (\(target)) published: \(tomorrowReport.tomorrowPrices) prices, first held\(late)")
                     if report == nil { report = tomorrowReport }
                 }
             }
         }
 
-        let next = nextPoll(after: now)
+        let next = nextPoll(after: now, sink: sink)
         if let report { return PollOutcome(.merged(report), next: next, notes: notes) }
-        sink.setNextPoll(next, for: .wa, at: now)
         return PollOutcome(.idle(notes.isEmpty ? "nothing due" : notes.joined(separator: "; ")), next: next)
     }
 
@@ -124,29 +122,23 @@ public actor WAPoller: ProviderPoller {
         return .success(parts)
     }
 
-    private func tomorrowDue(at now: Date) -> Bool {
-        let publication = WATradingDay.expectedAt(now: now)
-        guard now >= publication, now < publication.addingTimeInterval(Self.tomorrowWindow) else { return false }
-        guard tomorrowDone != WATradingDay.nextTradingDay(after: now) else { return false }
-        guard let lastTomorrowAttempt else { return true }
-        return now >= lastTomorrowAttempt.addingTimeInterval(tomorrowRetry - 1)
+    /// Today's feeds are due every `interval`, and at once when a trading day has started since the last success.
+    private func todayDue(at now: Date) -> Bool {
+        guard let lastTodaySuccess else { return true }
+        let dayStart = WATradingDay.start(of: WATradingDay.tradingDay(containing: now))
+        return lastTodaySuccess < dayStart || now >= lastTodaySuccess.addingTimeInterval(interval - 1)
     }
 
-    /// The earliest of: the next today poll, the next tomorrow attempt, and the next 06:00 rollover.
-    func nextPoll(after now: Date) -> Date {
-        var candidates: [Date] = [(lastTodaySuccess ?? now).addingTimeInterval(interval)]
-        let publication = WATradingDay.expectedAt(now: now)
-        let windowEnd = publication.addingTimeInterval(Self.tomorrowWindow)
-        if now < publication {
-            candidates.append(publication)
-        } else if now < windowEnd, tomorrowDone != WATradingDay.nextTradingDay(after: now) {
-            candidates.append(min(windowEnd, (lastTomorrowAttempt ?? now).addingTimeInterval(tomorrowRetry)))
-        } else {
-            candidates.append(publication.addingTimeInterval(86_400))
-        }
-        // Five seconds after the next 06:00, so the rollover sees the new trading day.
-        let nextStart = WATradingDay.start(of: WATradingDay.nextTradingDay(after: now)).addingTimeInterval(5)
-        candidates.append(nextStart)
-        return max(now.addingTimeInterval(1), candidates.min()!)
+    /// Whether the store holds tomorrow's prices for the next trading day at `now`.
+    private func holdsTomorrow(_ sink: any ProviderSink, at now: Date) -> Bool {
+        sink.status(of: .wa)?.tomorrow?.day == WATradingDay.nextTradingDay(after: now)
+    }
+
+    /// The earliest of: the next today poll, the next tomorrow attempt, and just after the next 06:00 rollover.
+    func nextPoll(after now: Date, sink: any ProviderSink) -> Date {
+        let today = (lastTodaySuccess ?? now).addingTimeInterval(interval)
+        let tomorrow = WATomorrowSchedule.nextAttempt(after: now, held: holdsTomorrow(sink, at: now), lastAttempt: lastTomorrowAttempt)
+        let rollover = WATradingDay.start(of: WATradingDay.nextTradingDay(after: now)).addingTimeInterval(1)
+        return max(now.addingTimeInterval(1), min(today, tomorrow, rollover))
     }
 }

@@ -1,0 +1,70 @@
+import Fuel
+
+/// The freshness part of every response's `meta`: the newest `as_of`, the overall `source`, and per state which
+/// source and as-of its data is, so sample data never passes for current in a mixed deployment:
+/// `"as_of": "...", "source": "mixed", "states": [{"state": "NSW", "source": "sample", "as_of": "..."}, ...]`.
+/// Built once per snapshot (per state and overall); responses copy `fields`.
+struct DataMeta: Sendable {
+    struct StateFreshness: Sendable, Hashable {
+        let state: AustralianState
+        let source: String
+        let asOf: String?
+    }
+
+    let asOf: String?
+    let source: String
+    /// The states the meta speaks for that have data, in state order.
+    let states: [StateFreshness]
+    /// `"as_of":...,"source":...,"states":[...]` without the surrounding braces.
+    let fields: [UInt8]
+    /// A hash of `fields`, folded into ETags.
+    let hash: UInt64
+
+    init(snapshot: Snapshot, states wanted: Set<AustralianState>) {
+        var providersByState: [AustralianState: Set<ProviderID>] = [:]
+        for entry in snapshot.entries where wanted.contains(entry.station.state) {
+            providersByState[entry.station.state, default: []].insert(entry.station.provider)
+        }
+        func freshness(_ providers: Set<ProviderID>) -> (asOf: String?, source: String) {
+            let statuses = snapshot.statuses.filter { providers.contains($0.provider) }
+            let sources = Set(statuses.map(\.source))
+            return (statuses.compactMap(\.asOf).max().map(ISOTimestamp.string), sources.count > 1 ? "mixed" : (sources.first?.rawValue ?? "none"))
+        }
+        let overall = freshness(providersByState.values.reduce(into: Set<ProviderID>()) { $0.formUnion($1) })
+        asOf = overall.asOf
+        source = overall.source
+        states = providersByState.keys.sorted().map { state in
+            let own = freshness(providersByState[state]!)
+            return StateFreshness(state: state, source: own.source, asOf: own.asOf)
+        }
+
+        var json = JSONWriter(capacity: 96 + states.count * 72)
+        json.raw("\"as_of\":")
+        if let asOf { json.string(asOf) } else { json.null() }
+        json.raw(",\"source\":")
+        json.string(source)
+        json.raw(",\"states\":[")
+        for (index, state) in states.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.raw("{\"state\":")
+            json.string(state.state.rawValue)
+            json.raw(",\"source\":")
+            json.string(state.source)
+            json.raw(",\"as_of\":")
+            if let asOf = state.asOf { json.string(asOf) } else { json.null() }
+            json.raw("}")
+        }
+        json.raw("]")
+        fields = json.bytes
+        var hasher = FNV1a()
+        hasher.combine(fields)
+        hash = hasher.value
+    }
+
+    /// `{` + `fields` + `}`.
+    func write(into json: inout JSONWriter) {
+        json.raw("{")
+        json.raw(fields)
+        json.raw("}")
+    }
+}
