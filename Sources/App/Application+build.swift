@@ -10,6 +10,14 @@ public func buildApplication(
     _ config: AppConfiguration, logger: Logger? = nil, clock: @escaping @Sendable () -> Date = { Date() },
     dataset: Dataset? = nil
 ) throws -> Application {
+    try assembleApplication(config, logger: logger, clock: clock, dataset: dataset).app
+}
+
+/// `buildApplication`, also handing back the store it serves from (tests drive pollers against it step by step).
+func assembleApplication(
+    _ config: AppConfiguration, logger: Logger? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+    dataset: Dataset? = nil
+) throws -> (app: Application, store: PettyStore) {
     let logger = logger ?? Logger(label: "petty", level: config.logLevel)
     let app = Application(environment: config.environment, logger: logger)
     app.server = config.server
@@ -42,7 +50,7 @@ public func buildApplication(
     app.middleware.append(FileMiddleware(publicDirectory: config.publicDirectory))
     try routes(app, context: context)
     try app.register(collection: ReplicationController(context: context, allowed: config.followers))
-    return app
+    return (app, store.store)
 }
 
 func routes(_ app: Application, context: PettyContext) throws {

@@ -1,0 +1,91 @@
+import Foundation
+import Fuel
+import HTTP
+import Synchronization
+
+/// FuelWatch's RSS on loopback, replaying the recorded metro ULP feed (`Tests/ProvidersTests/Fixtures/`) with
+/// dates the test chooses: today's feed dated `today`, tomorrow's empty until `tomorrow` is set, then dated that
+/// day with every price 2.0 c higher (so a rollover shows).
+final class FakeFuelWatch: Sendable {
+    private struct State {
+        var today: CalendarDay
+        var tomorrow: CalendarDay?
+        var tomorrowRequests = 0
+    }
+
+    static let emptyFeed = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>FuelWatch</title></channel></rss>"#
+
+    let app: Application
+    private let state: Mutex<State>
+    private let recorded: String
+
+    init(today: CalendarDay) throws {
+        let url = URL(fileURLWithPath: AppTestSupport.publicDirectory).deletingLastPathComponent()
+            .appendingPathComponent("Tests/ProvidersTests/Fixtures/wa_fuelWatchRSS_today_metro_ULP.xml")
+        recorded = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        state = Mutex(State(today: today))
+        app = Application(environment: .testing, logger: AppTestSupport.quietLogger())
+        app.server.threads = 1
+        app.get("fuelwatch", "fuelWatchRSS") { [self] request -> Response in
+            let body = request.query["Day"] == "tomorrow" ? tomorrowFeed() : todayFeed()
+            return Response(contentType: "text/xml; charset=utf-8", body: Array(body.utf8))
+        }
+    }
+
+    func start() throws -> URL { URL(string: "http://127.0.0.1:\(try app.startLive())")! }
+    func stop() { app.shutdown() }
+
+    /// The day today's feed is dated (FuelWatch's cache may lag a trading day behind).
+    func serveToday(dated day: CalendarDay) { state.withLock { $0.today = day } }
+    /// Publishes tomorrow's prices dated `day` (nil: an empty feed, "not yet").
+    func publishTomorrow(dated day: CalendarDay?) { state.withLock { $0.tomorrow = day } }
+    var tomorrowRequests: Int { state.withLock { $0.tomorrowRequests } }
+
+    /// Once the day tomorrow's prices were published for comes, today's feed carries those prices.
+    private func todayFeed() -> String {
+        let (today, tomorrow) = state.withLock { ($0.today, $0.tomorrow) }
+        let feed = Self.redated(recorded, to: today)
+        return today == tomorrow ? Self.raised(feed, by: 2.0) : feed
+    }
+
+    private func tomorrowFeed() -> String {
+        let day = state.withLock { state -> CalendarDay? in
+            state.tomorrowRequests += 1
+            return state.tomorrow
+        }
+        guard let day else { return Self.emptyFeed }
+        return Self.raised(Self.redated(recorded, to: day), by: 2.0)
+    }
+
+    static func redated(_ rss: String, to day: CalendarDay) -> String {
+        rss.replacingOccurrences(of: #"<date>[0-9-]+</date>"#, with: "<date>\(day)</date>", options: .regularExpression)
+    }
+
+    static func raised(_ rss: String, by cents: Double) -> String {
+        let regex = try! NSRegularExpression(pattern: #"<price>([0-9.]+)</price>"#)
+        var out = ""
+        var last = rss.startIndex
+        for match in regex.matches(in: rss, range: NSRange(rss.startIndex..., in: rss)) {
+            let whole = Range(match.range, in: rss)!
+            let value = Double(rss[Range(match.range(at: 1), in: rss)!])!
+            out += rss[last..<whole.lowerBound] + "<price>\(String(format: "%.1f", value + cents))</price>"
+            last = whole.upperBound
+        }
+        return out + rss[last...]
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let instant: Mutex<Date>
+    init(_ start: Date) { instant = Mutex(start) }
+    var now: Date { instant.withLock { $0 } }
+    func set(_ date: Date) { instant.withLock { $0 = date } }
+}
+
+/// Log lines a poller wrote, in order.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
