@@ -27,7 +27,7 @@ import Testing
         "/v1/prices/cheapest?fuel=DL&state=VIC",
         "/v1/prices/cheapest?fuel=u91&near=-31.9523,115.8613&radius_km=50",
         "/v1/prices/cheapest?fuel=LPG&state=QLD",  // no QLD prices in the sample
-        "/v1/prices/changes?since=2030-01-01T00:00:00Z",  // empty: no next_since
+        "/v1/prices/changes?since=2030-01-01T00:00:00Z",  // empty: next_cursor stays where it started
         "/v1/prices/changes?since=2026-01-14",
         "/v1/prices/changes?since=2026-01-14T10:00:00.5%2B10:00&limit=1",
         "/v1/averages",

@@ -40,7 +40,7 @@ import Testing
         let all = try app.test(.GET, "/v1/prices/changes?since=2000-01-01T00:00:00Z&limit=10")
         let meta = try require(try AppTestSupport.json(all)["meta"] as? [String: Any])
         #expect(meta["has_more"] as? Bool == true)
-        #expect(meta["next_since"] is String)
+        #expect(meta["next_cursor"] is String)
     }
 }
 

@@ -67,49 +67,60 @@ struct PricesController: RouteCollection {
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }
 
+    /// Bounded by `limit` whatever the data: a page may end between prices that share an instant, because the
+    /// cursor carries a tie-break (`ChangeCursor`).
     func changes(_ request: Request) throws -> Response {
         let params = QueryParameters(request)
-        guard let since = try params.date("since") else {
-            throw params.bad("since is required: an ISO 8601 instant, e.g. since=2026-01-14T00:00:00Z")
-        }
         let state = try params.state()
         let fuel = try params.fuel()
         let limit = try params.int("limit", in: 1...Self.maxChangesLimit, default: Self.defaultChangesLimit)
+        // A cursor carries its own position: given one, `since` is ignored (clients may keep it in their URL).
+        let cursor = try params.string("cursor").map { token in
+            guard let cursor = ChangeCursor(token: token) else {
+                throw params.bad("cursor is not one this server issued; start again with since=")
+            }
+            return cursor
+        }
+        let asked = try params.date("since")
+        let since = cursor == nil ? asked : nil
+        guard cursor != nil || since != nil else {
+            throw params.bad("since is required (an ISO 8601 instant, e.g. since=2026-01-14T00:00:00Z), or cursor=meta.next_cursor to continue")
+        }
         let view = context.store.current
+        let timeline = cursor.map { view.index.changes(after: $0) } ?? view.index.changes(since: since!)
         var items: [PriceChangeDTO] = []
         var hasMore = false
-        var lastInstant: Date?
-        for change in view.index.changes(since: since) {
+        var last: ChangeCursor?
+        for change in timeline {
             guard let entry = view.snapshot[change.station] else { continue }
             if let state, entry.station.state != state { continue }
             if let fuel, change.fuel != fuel { continue }
-            // A page never splits one instant, so `next_since` cannot skip a change.
-            if items.count >= limit, change.changedAt != lastInstant { hasMore = true; break }
+            if items.count == limit { hasMore = true; break }
             items.append(PriceChangeDTO(
                 stationId: change.station.rawValue, state: entry.station.state.rawValue, fuel: change.fuel.rawValue,
                 price: CentsValue(change.price), updatedAt: ISOTimestamp.string(change.updatedAt),
                 changedAt: ISOTimestamp.string(change.changedAt)))
-            lastInstant = change.changedAt
+            last = ChangeCursor(after: change)
         }
         struct Meta: Encodable {
-            var since: String
+            var since: String?
             var total: Int
             var limit: Int
             var hasMore: Bool
-            var nextSince: String?
+            var nextCursor: String?
             var asOf: String?
             var source: String
             var states: [StateFreshnessDTO]
 
-            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextSince, asOf, source, states }
+            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextCursor, asOf, source, states }
 
             func encode(to encoder: Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(since, forKey: .since)
+                try container.encodeIfPresent(since, forKey: .since)
                 try container.encode(total, forKey: .total)
                 try container.encode(limit, forKey: .limit)
                 try container.encode(hasMore, forKey: .hasMore)
-                try container.encode(nextSince, forKey: .nextSince)
+                try container.encode(nextCursor, forKey: .nextCursor)
                 try container.encode(asOf, forKey: .asOf)
                 try container.encode(source, forKey: .source)
                 try container.encode(states, forKey: .states)
@@ -120,9 +131,11 @@ struct PricesController: RouteCollection {
             var meta: Meta
         }
         let dataMeta = view.extra.meta(for: state)
+        // An empty page hands back where it stood, so the client keeps its place.
+        let next = (last ?? cursor ?? since.map(ChangeCursor.after(instant:)))?.token
         let body = Body(data: items, meta: Meta(
-            since: ISOTimestamp.string(since), total: items.count, limit: limit, hasMore: hasMore,
-            nextSince: lastInstant.map(ISOTimestamp.string), asOf: dataMeta.asOf, source: dataMeta.source,
+            since: since.map(ISOTimestamp.string), total: items.count, limit: limit, hasMore: hasMore,
+            nextCursor: next, asOf: dataMeta.asOf, source: dataMeta.source,
             states: dataMeta.states.map(StateFreshnessDTO.init)))
         return try JSONResponse.content(body, lastModified: view.extra.lastModified, maxAge: 30)
     }

@@ -45,7 +45,7 @@ struct PriceChangeDTO: Codable, Sendable {
     var price: CentsValue
     /// When the retailer set the price.
     var updatedAt: String
-    /// When this server first saw it: what `since` and `next_since` refer to.
+    /// When this server first saw it: what `since` refers to (and, with a tie-break, `next_cursor`).
     var changedAt: String
 }
 

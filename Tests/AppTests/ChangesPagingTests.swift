@@ -1,0 +1,60 @@
+import Foundation
+import Fuel
+import HTTP
+import Testing
+@testable import App
+
+/// `/v1/prices/changes` answers at most `limit` items, even when thousands of prices share one instant (the
+/// sample NSW list was merged in one step), and following `next_cursor` visits every change exactly once.
+@Suite struct ChangesPagingTests {
+    static let app = Result { try AppTestSupport.sampleApp() }
+
+    func page(_ query: String) throws -> (items: [[String: Any]], meta: [String: Any]) {
+        let response = try Self.app.get().test(.GET, "/v1/prices/changes?\(query)")
+        #expect(response.status == .ok, "\(query): \(response.bodyString.prefix(200))")
+        let json = try AppTestSupport.json(response)
+        return (try require(json["data"] as? [[String: Any]]), try require(json["meta"] as? [String: Any]))
+    }
+
+    @Test func everyPageIsBoundedByItsLimitEvenWithinOneInstant() throws {
+        let first = try page("since=1970-01-01T00:00:00Z&limit=1")
+        #expect(first.items.count == 1)
+        #expect(first.meta["has_more"] as? Bool == true)
+        let big = try page("since=1970-01-01T00:00:00Z&limit=50")
+        #expect(big.items.count == 50)
+        // The sample NSW list shares one merge instant: more than 50 prices have the first page's changed_at.
+        let instants = Set(big.items.compactMap { $0["changed_at"] as? String })
+        #expect(instants.count == 1, "the fixture should put many changes on one instant: \(instants)")
+    }
+
+    @Test func followingTheCursorVisitsEveryChangeOnceAndEnds() throws {
+        let everything = try page("since=1970-01-01T00:00:00Z&limit=5000&state=WA")
+        #expect(everything.meta["has_more"] as? Bool == false)
+        var seen: [String] = []
+        var query = "since=1970-01-01T00:00:00Z&limit=7&state=WA"
+        for _ in 0..<1_000 {
+            let next = try page(query)
+            #expect(next.items.count <= 7)
+            seen += next.items.map { "\($0["station_id"] ?? "")/\($0["fuel"] ?? "")" }
+            guard next.meta["has_more"] as? Bool == true else { break }
+            let cursor = try require(next.meta["next_cursor"] as? String)
+            query = "cursor=\(cursor)&limit=7&state=WA"
+        }
+        let expected = everything.items.map { "\($0["station_id"] ?? "")/\($0["fuel"] ?? "")" }
+        #expect(seen == expected)
+        #expect(Set(seen).count == seen.count)
+    }
+
+    @Test func anEmptyPageKeepsItsPlaceAndBadCursorsAreRefused() throws {
+        let empty = try page("since=2030-01-01T00:00:00Z")
+        #expect(empty.items.isEmpty)
+        let cursor = try require(empty.meta["next_cursor"] as? String)
+        #expect(try page("cursor=\(cursor)").items.isEmpty)
+        // With a cursor, since is ignored.
+        #expect(try page("since=1970-01-01T00:00:00Z&cursor=\(cursor)").items.isEmpty)
+        for bad in ["cursor=xyz", "cursor=c1.zz.1.U91", "cursor=c1.7ff8000000000000.1.U91", "since=2026-01-01T00:00:00Z&cursor=c1.1.0.U91", "limit=5"] {
+            let response = try Self.app.get().test(.GET, "/v1/prices/changes?\(bad)")
+            #expect(response.status == .badRequest, "\(bad)")
+        }
+    }
+}
