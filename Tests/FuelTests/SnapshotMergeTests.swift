@@ -29,14 +29,24 @@ import Testing
             prices: [Fixture.price(.nsw, "1", 2_000), Fixture.price(.nsw, "2", 1_902), Fixture.price(.nsw, "5", 1_950)],
             asOf: later)
         let result = Fixture.merge(replacement, into: first.snapshot, registry: first.registry, at: later)
-        #expect(result.snapshot.entries.map(\.station.sourceID) == ["1", "2", "3", "5"])
+        // Station 4 is unlisted once: kept with its price until enough feeds in a row agree it is gone.
+        #expect(result.snapshot.entries.map(\.station.sourceID) == ["1", "2", "3", "5", "4"].sorted { Int($0)! < Int($1)! })
         #expect(result.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 2_000))
         #expect(result.snapshot[3]?.prices.isEmpty == true)
         #expect(result.report.stationsAdded == 1)
-        #expect(result.report.stationsRemoved == 1)
+        #expect(result.report.stationsRemoved == 0)
+        #expect(result.report.stationsPendingRemoval == 1)
         #expect(result.report.pricesChanged == 2)
-        #expect(result.report.pricesRemoved == 2)
+        #expect(result.report.pricesRemoved == 1)
         #expect(result.snapshot.status(of: .nsw)?.asOf == later)
+        #expect(result.snapshot.status(of: .nsw)?.pendingRemoval == ["4": 1])
+
+        let second = Fixture.merge(replacement, into: result.snapshot, registry: result.registry, at: later)
+        #expect(second.snapshot.entries.count == 5)
+        let third = Fixture.merge(replacement, into: second.snapshot, registry: second.registry, at: later)
+        #expect(third.snapshot.entries.map(\.station.sourceID) == ["1", "2", "3", "5"])
+        #expect(third.report.stationsRemoved == 1)
+        #expect(third.snapshot.status(of: .nsw)?.pendingRemoval == nil)
     }
 
     @Test func aFullUpdateLeavesOtherProvidersAlone() {
@@ -128,10 +138,13 @@ import Testing
 
     @Test func aFullUpdateWithExactlyHalfTheKnownStationsIsAccepted() {
         let first = Fixture.merge(Fixture.update(.qld, count: 10, state: .QLD))
-        let result = Fixture.merge(
-            Fixture.update(.qld, count: 5, state: .QLD), into: first.snapshot, registry: first.registry, at: later)
+        let half = Fixture.update(.qld, count: 5, state: .QLD)
+        let result = Fixture.merge(half, into: first.snapshot, registry: first.registry, at: later)
         #expect(result.report.outcome == .applied)
-        #expect(result.snapshot.stationCount == 5)
+        #expect(result.snapshot.stationCount == 10, "the unlisted half stays until a stable majority of feeds agrees")
+        let second = Fixture.merge(half, into: result.snapshot, registry: result.registry, at: later)
+        let third = Fixture.merge(half, into: second.snapshot, registry: second.registry, at: later)
+        #expect(third.snapshot.stationCount == 5)
     }
 
     @Test func outliersAreDroppedPriceByPriceNotPerFeed() {
@@ -231,7 +244,9 @@ import Testing
 @Suite struct MergeAsOfTests {
     @Test func aFutureAsOfIsClampedToNow() {
         let future = Fixture.now.addingTimeInterval(30 * 86_400)
-        let result = Fixture.merge(Fixture.update(.nsw, count: 2, asOf: future))
+        var update = Fixture.update(.nsw, count: 2)
+        update.asOf = future
+        let result = Fixture.merge(update)
         #expect(result.snapshot.status(of: .nsw)?.asOf == Fixture.now)
     }
 

@@ -42,7 +42,10 @@ import Testing
         let shrunk = ProviderUpdate(
             provider: .nsw, stations: [Fixture.station(.nsw, "1"), Fixture.station(.nsw, "3"), Fixture.station(.nsw, "4")],
             prices: ["1", "3", "4"].map { Fixture.price(.nsw, $0, 1_900) }, asOf: Fixture.now)
-        let result = Fixture.merge(shrunk, into: merged.snapshot, registry: merged.registry)
+        var result = Fixture.merge(shrunk, into: merged.snapshot, registry: merged.registry)
+        for _ in 1..<FeedPolicy.absencesBeforeRemoval {
+            result = Fixture.merge(shrunk, into: result.snapshot, registry: result.registry)
+        }
         #expect(result.snapshot.station(2) == nil)
         #expect(result.snapshot.entries.map(\.id) == [1, 3, 4])
         let back = Fixture.merge(Fixture.update(.nsw, count: 4), into: result.snapshot, registry: result.registry)

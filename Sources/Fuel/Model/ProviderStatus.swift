@@ -32,6 +32,9 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
     public var priceCount: Int
     /// The next-day prices held (WA), with the instant this server first held them; nil when none are held.
     public var tomorrow: TomorrowPublication?
+    /// Stations (by source id) missing from the last full feeds, with how many in a row; they are removed once
+    /// `FeedPolicy.absencesBeforeRemoval` feeds agree. Nil when none are pending.
+    public var pendingRemoval: [String: Int]?
 
     public init(
         provider: ProviderID, state: State, source: DataSource, asOf: Date? = nil, lastAttempt: Date? = nil,

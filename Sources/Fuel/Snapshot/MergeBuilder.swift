@@ -10,14 +10,22 @@ struct MergeBuilder {
     private let oldOrder: [StationKey]
     private(set) var providerEntries: [StationEntry] = []
 
-    private var added = 0, updated = 0, removed = 0
+    /// Full feeds in a row each unlisted station has been missing from (by source id), before this merge and after.
+    private let absences: [String: Int]
+    private(set) var pendingRemoval: [String: Int] = [:]
+    /// Whether an unlisted station goes at once (replacing sample data) or only after a stable majority of feeds.
+    private let removesAtOnce: Bool
+
+    private var added = 0, updated = 0, removed = 0, heldMoves = 0, keptOnOutlier = 0
     private var pricesChanged = 0, pricesRemoved = 0, orphans = 0, tomorrowCount = 0
     private var states: Set<AustralianState> = []
 
-    init(snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date) {
+    init(snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date, absences: [String: Int] = [:], removesAtOnce: Bool = true) {
         self.provider = provider
         self.now = now
         self.registry = registry
+        self.absences = absences
+        self.removesAtOnce = removesAtOnce
         var old: [StationKey: StationEntry] = [:]
         var order: [StationKey] = []
         for entry in snapshot.entries where entry.station.provider == provider {
@@ -39,7 +47,13 @@ struct MergeBuilder {
 
     private mutating func station(for key: StationKey, record: StationRecord?) -> Station? {
         let previous = old[key]?.station
-        guard let record else { return previous }
+        guard var record else { return previous }
+        // A kerb does not move kilometres between two polls: keep the known location, take the rest.
+        if let previous, previous.location.isValid, record.location.isValid,
+           previous.location.distanceKm(to: record.location) > FeedPolicy.maxMoveKm {
+            record.location = previous.location
+            heldMoves += 1
+        }
         let station = Station(id: id(for: key), record: record)
         states.insert(station.state)
         if previous == nil {
@@ -57,8 +71,15 @@ struct MergeBuilder {
             guard let station = station(for: key, record: input.stations[key]) else { continue }
             listed.insert(key)
             let before = old[key]
-            let incoming = input.prices[key] ?? [:]
+            var incoming = input.prices[key] ?? [:]
             var prices: [StationPrice] = []
+            // A new price that is an outlier leaves the last good one in place.
+            for fuel in input.outlierFuels[key] ?? [] where incoming[fuel] == nil {
+                guard let kept = before?.price(of: fuel) else { continue }
+                prices.append(kept)
+                keptOnOutlier += 1
+                incoming[fuel] = nil
+            }
             for (fuel, record) in incoming {
                 let previous = before?.price(of: fuel)
                 if previous?.price != record.price { pricesChanged += 1 }
@@ -71,7 +92,10 @@ struct MergeBuilder {
                     fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: tomorrow,
                     seenAt: seenAt(previous, record)))
             }
-            if let before { pricesRemoved += before.prices.lazy.filter { incoming[$0.fuel] == nil }.count }
+            if let before {
+                let kept = Set(prices.map(\.fuel))
+                pricesRemoved += before.prices.lazy.filter { incoming[$0.fuel] == nil && !kept.contains($0.fuel) }.count
+            }
             if replacesTomorrow, let tomorrow = input.tomorrow[key] {
                 orphans += tomorrow.keys.lazy.filter { incoming[$0] == nil }.count
             }
@@ -82,8 +106,15 @@ struct MergeBuilder {
             for (key, fuels) in input.tomorrow where !listed.contains(key) { orphans += fuels.count }
         }
         for key in oldOrder where !listed.contains(key) {
-            removed += 1
-            pricesRemoved += old[key]?.prices.count ?? 0
+            let missing = (absences[key.sourceID] ?? 0) + 1
+            if removesAtOnce || missing >= FeedPolicy.absencesBeforeRemoval {
+                removed += 1
+                pricesRemoved += old[key]?.prices.count ?? 0
+            } else if let entry = old[key] {
+                // Kept as it was until enough feeds in a row agree it is gone.
+                pendingRemoval[key.sourceID] = missing
+                providerEntries.append(entry)
+            }
         }
     }
 
@@ -145,6 +176,9 @@ struct MergeBuilder {
         report.stationsAdded = added
         report.stationsUpdated = updated
         report.stationsRemoved = removed
+        report.stationsPendingRemoval = pendingRemoval.count
+        report.heldMoves = heldMoves
+        report.keptOnOutlier = keptOnOutlier
         report.pricesChanged = pricesChanged
         report.pricesRemoved = pricesRemoved
         report.orphanPrices += orphans

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A provider update cleaned for merging: outliers dropped price by price, records of other providers
 /// dropped, duplicates resolved (the last station record wins; for prices the newest `updatedAt` wins).
 struct MergeInput {
@@ -10,24 +12,38 @@ struct MergeInput {
     var foreign = 0
     /// Tomorrow records for a day other than the next trading day, dropped.
     var misdatedTomorrow = 0
+    /// Price rows dated in the future (past `FeedPolicy.maxFutureSkew`), dropped.
+    var futureRows = 0
+    /// Station text fields cut to `FeedPolicy.maxTextLength`.
+    var truncatedTexts = 0
+    /// Fuels whose new price was an outlier, by station: their last good price stays.
+    var outlierFuels: [StationKey: Set<FuelType>] = [:]
 
-    /// `tomorrowDay` is the only day tomorrow records may be for (the next trading day at the merge instant).
-    init(_ update: ProviderUpdate, tomorrowDay: String) {
+    /// `tomorrowDay` is the only day tomorrow records may be for (the next trading day at the merge instant); rows
+    /// dated after `now` (plus `FeedPolicy.maxFutureSkew`) are refused.
+    init(_ update: ProviderUpdate, tomorrowDay: String, now: Date) {
         let provider = update.provider
+        let latest = now.addingTimeInterval(FeedPolicy.maxFutureSkew)
         for record in update.stations {
             guard record.key.provider == provider else {
                 foreign += 1
                 continue
             }
-            if stations.updateValue(record, forKey: record.key) == nil { stationOrder.append(record.key) }
+            let capped = cap(record)
+            if stations.updateValue(capped, forKey: record.key) == nil { stationOrder.append(record.key) }
         }
         for record in update.prices {
             guard record.station.provider == provider else {
                 foreign += 1
                 continue
             }
+            guard record.updatedAt <= latest else {
+                futureRows += 1
+                continue
+            }
             guard PricePolicy.plausible.contains(record.price) else {
                 outliers += 1
+                outlierFuels[record.station, default: []].insert(record.fuel)
                 continue
             }
             if let existing = prices[record.station]?[record.fuel], existing.updatedAt > record.updatedAt { continue }
@@ -51,6 +67,17 @@ struct MergeInput {
     }
 
     var priceCount: Int { prices.values.reduce(0) { $0 + $1.count } }
+
+    private mutating func cap(_ record: StationRecord) -> StationRecord {
+        var capped = record
+        capped.name = FeedPolicy.capped(record.name, FeedPolicy.maxTextLength)
+        capped.brand = FeedPolicy.capped(record.brand, FeedPolicy.maxTextLength)
+        capped.address = FeedPolicy.capped(record.address, FeedPolicy.maxTextLength)
+        capped.suburb = FeedPolicy.capped(record.suburb, FeedPolicy.maxTextLength)
+        capped.postcode = record.postcode.map { FeedPolicy.capped($0, FeedPolicy.maxPostcodeLength) }
+        if capped != record { truncatedTexts += 1 }
+        return capped
+    }
 
     /// Stations the update speaks for: its station records, or for a prices-only update the priced stations.
     var stationCount: Int { stations.isEmpty ? prices.count : stations.count }

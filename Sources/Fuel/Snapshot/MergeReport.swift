@@ -28,6 +28,16 @@ public struct MergeReport: Hashable, Sendable {
     public var tomorrowPrices = 0
     /// Tomorrow prices dated other than the next trading day, dropped.
     public var misdatedTomorrow = 0
+    /// Unlisted stations kept until enough full feeds in a row confirm they are gone.
+    public var stationsPendingRemoval = 0
+    /// Known stations whose new coordinates moved implausibly far; their old location was kept.
+    public var heldMoves = 0
+    /// Prices kept because the new value was an outlier.
+    public var keptOnOutlier = 0
+    /// Price rows dated in the future, dropped.
+    public var futureRows = 0
+    /// Station records whose text was cut to length.
+    public var truncatedTexts = 0
     /// States of the provider's stations, before and after; their trend points are recomputed.
     public var affectedStates: Set<AustralianState> = []
 

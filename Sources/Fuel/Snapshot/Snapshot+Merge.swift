@@ -43,10 +43,12 @@ extension Snapshot {
         }
 
         let nextTradingDay = WATradingDay.nextTradingDay(after: now)
-        let input = MergeInput(update, tomorrowDay: nextTradingDay.description)
+        let input = MergeInput(update, tomorrowDay: nextTradingDay.description, now: now)
         report.rejectedOutliers = input.outliers
         report.orphanPrices = input.foreign
         report.misdatedTomorrow = input.misdatedTomorrow
+        report.futureRows = input.futureRows
+        report.truncatedTexts = input.truncatedTexts
         let known = entries.lazy.filter { $0.station.provider == provider }.count
         let tomorrowOnly = update.stations.isEmpty && update.prices.isEmpty && !update.tomorrow.isEmpty
 
@@ -69,7 +71,11 @@ extension Snapshot {
             }
         }
 
-        var builder = MergeBuilder(snapshot: self, provider: provider, registry: registry, now: now)
+        // Live data replacing samples (or a first feed) replaces them at once; otherwise an unlisted station goes
+        // only after several full feeds in a row agree.
+        var builder = MergeBuilder(
+            snapshot: self, provider: provider, registry: registry, now: now,
+            absences: previous?.pendingRemoval ?? [:], removesAtOnce: previous == nil || previous?.source == .sample || source == .sample)
         if update.isDelta || tomorrowOnly {
             builder.applyDelta(input)
         } else {
@@ -84,6 +90,9 @@ extension Snapshot {
         let keepsState = tomorrowOnly && (previous?.state == .stale || previous?.state == .failing)
         if !keepsState { status.state = status.source == .sample ? .sample : .ok }
         status.tomorrow = Self.tomorrowHeld(in: builder.providerEntries, previous: previous?.tomorrow, at: now)
+        if !update.isDelta && !tomorrowOnly && !update.stations.isEmpty {
+            status.pendingRemoval = builder.pendingRemoval.isEmpty ? nil : builder.pendingRemoval
+        }
         if !tomorrowOnly {
             // A future asOf (a mis-dated price) would misplace trend points and prune history early.
             let asOf = min(update.asOf, now)
@@ -136,6 +145,17 @@ extension Snapshot {
         let servesSample = previous?.source == .sample
         if !servesSample && input.stationCount * 2 < known {
             return "implausible update: \(input.stationCount) stations, fewer than half of the \(known) known"
+        }
+        // Ghost stations must not get in, or every real feed after them looks like "fewer than half".
+        let allowed = FeedPolicy.growthAllowed(known: known)
+        if !servesSample, known > 0, input.stationCount > known + allowed {
+            let confirmed = previous.map {
+                $0.lastError?.hasPrefix(FeedPolicy.growthReasonPrefix) == true && $0.consecutiveFailures >= FeedPolicy.confirmationsForGrowth - 1
+            } ?? false
+            if !confirmed {
+                return "\(FeedPolicy.growthReasonPrefix): \(input.stationCount) stations, \(known) known (at most \(allowed) new at once; "
+                    + "accepted when \(FeedPolicy.confirmationsForGrowth) feeds in a row show it)"
+            }
         }
         return nil
     }
