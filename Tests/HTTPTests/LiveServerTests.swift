@@ -125,6 +125,27 @@ import Testing
         }
     }
 
+    @Test func framingErrorsGet400AndTheConnectionCloses() throws {
+        let requests = [
+            "GET /hello HTTP/1.1\r\nHost: a b\r\n\r\n",
+            "GET /hello HTTP/1.0\r\nHost: {\r\n\r\n",
+            "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;\r\nhello\r\n0\r\n\r\n",
+            "GET /hello HTTP/1.1\rHost: x\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: x\rX-A: b\r\n\r\n",
+        ]
+        try withLiveServer(makeTestApp()) { port in
+            for request in requests {
+                let client = try RawClient(port: port)
+                try client.send(request)
+                let (bytes, closed) = client.readUntilClosed()
+                let response = RawResponse.parseAll(bytes).first
+                #expect(closed, "\(request.debugDescription)")
+                #expect(response?.status == 400, "\(request.debugDescription)")
+                #expect(response?.header("Connection") == "close")
+            }
+        }
+    }
+
     @Test func anIdleKeepAliveConnectionIsClosed() throws {
         let app = makeTestApp()
         app.server.idleTimeoutSeconds = 1
