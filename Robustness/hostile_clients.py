@@ -339,19 +339,20 @@ class Suite:
         print(f"\n== {name}", flush=True)
         return self.fresh_server()
 
-    # slowloris: header bytes dripped, one per second per connection
+    # slowloris: header bytes dripped, one per second per connection; alongside, connections that never send a byte
     def slowloris(self):
-        count = 300
+        count, silent_count = 300, 100
         server = self.scenario("slowloris")
-        conns = ConnSet()
+        conns, silent = ConnSet(), ConnSet()
         with Measurement(server) as m:
-            failures = open_conns(server.port, count, conns)
+            failures = open_conns(server.port, count, conns) + open_conns(server.port, silent_count, silent)
             for conn in conns.conns:
                 conn.send(b"GET /v1/stations/1 HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
             deadline = time.time() + HEADER_TIMEOUT + 6
             next_drip = time.time() + 1
-            while time.time() < deadline and conns.open_conns():
-                conns.poll(max(0, min(next_drip, deadline) - time.time()))
+            while time.time() < deadline and (conns.open_conns() or silent.open_conns()):
+                conns.poll(max(0, min(next_drip, deadline, time.time() + 0.1) - time.time()))
+                silent.poll(0)
                 if time.time() >= next_drip:
                     for conn in conns.open_conns():
                         if not conn.statuses:
@@ -359,7 +360,10 @@ class Suite:
                     next_drip += 1
             outcome = conns.outcomes()
             times = [c.ended_at - c.first_byte_at for c in conns.conns if c.ended_at and c.first_byte_at]
+            silent_outcome = silent.outcomes()
+            silent_times = [c.ended_at - c.opened_at for c in silent.conns if c.ended_at]
             conns.close_all()
+            silent.close_all()
             stats = m.finish()
         closed = sum(n for k, n in outcome.items() if k != "open")
         self.report("slowloris", count, outcome, stats,
@@ -368,6 +372,11 @@ class Suite:
                           outcome.get("408+FIN", 0) == count, str(outcome))
         self.checks.check(f"slowloris: closed near the {HEADER_TIMEOUT} s header timeout (9.5-14 s)",
                           bool(times) and min(times) >= 9.5 and max(times) <= 14, f"{min(times, default=0):.1f}-{max(times, default=0):.1f} s")
+        self.checks.check("slowloris: every silent connection was closed without a response",
+                          silent_outcome.get("FIN", 0) == silent_count, str(silent_outcome))
+        self.checks.check(f"slowloris: silent ones closed near the {HEADER_TIMEOUT} s header timeout after connecting (9.5-14 s)",
+                          bool(silent_times) and min(silent_times) >= 9.5 and max(silent_times) <= 14,
+                          f"{min(silent_times, default=0):.1f}-{max(silent_times, default=0):.1f} s")
         self.checks.check("slowloris: all attack connections opened", not failures, str(dict(failures)))
         self.common_checks("slowloris", stats)
         self.rows[-1]["closed_summary"] = f"{closed}/{count} {self._fmt(outcome)}"

@@ -53,7 +53,8 @@ struct SharePageTests {
         #expect(plain.contains("<meta property=\"og:url\" content=\"http://[::1]:8080/stations/1\">"))
     }
 
-    @Test(arguments: ["evil.example/<x>", "a b", "evil\"onload=\"x", "[::1", "x@y"])
+    // Valid Host syntax (RFC 3986 reg-name) that RequestOrigin's allowlist still refuses.
+    @Test(arguments: ["evil_example", "x!y", "a'b", "a%2Fb", "a;b=c"])
     func anUnsafeHostLeavesOutAbsoluteURLs(host: String) throws {
         let app = try AppTestSupport.sampleApp()
         let response = try app.test(.GET, "/stations/1", headers: ["Host": host])
@@ -63,13 +64,22 @@ struct SharePageTests {
         #expect(!response.bodyString.contains(host))
     }
 
+    // Invalid Host syntax never reaches the page: the HTTP parser answers 400 (RFC 9112 §3.2).
+    @Test(arguments: ["evil.example/<x>", "a b", "evil\"onload=\"x", "[::1", "x@y"])
+    func anInvalidHostIsRefusedBeforeThePage(host: String) throws {
+        let app = try AppTestSupport.sampleApp()
+        let response = try app.test(.GET, "/stations/1", headers: ["Host": host])
+        #expect(response.status == .badRequest)
+        #expect(!response.bodyString.contains(host))
+    }
+
     @Test func theAppBannerAppearsOnlyWithAnAppStoreID() throws {
         var config = AppTestSupport.config()
         config.appStoreID = "123456789"
         let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
         let html = try app.test(.GET, "/stations/1", headers: ["Host": "petty.example"]).bodyString
         #expect(html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789, app-argument=http://petty.example/stations/1\">"))
-        let withoutHost = try app.test(.GET, "/stations/1", headers: ["Host": "bad host"]).bodyString
+        let withoutHost = try app.test(.GET, "/stations/1", headers: ["Host": "bad_host"]).bodyString
         #expect(withoutHost.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789\">"))
 
         let plain = try AppTestSupport.sampleApp().test(.GET, "/stations/1").bodyString

@@ -125,6 +125,55 @@ import Testing
         }
     }
 
+    @Test func aConnectionThatNeverSendsAByteIsClosedAfterTheHeaderTimeoutNotTheIdleTimeout() throws {
+        let app = makeTestApp()
+        app.server.headerTimeoutSeconds = 1
+        app.server.idleTimeoutSeconds = 30
+        try withLiveServer(app) { port in
+            let client = try RawClient(port: port)
+            let started = Date()
+            let (bytes, closed) = client.readUntilClosed(timeout: 8)
+            #expect(closed)
+            #expect(bytes.isEmpty)
+            #expect(Date().timeIntervalSince(started) < 4)
+        }
+    }
+
+    @Test func aKeepAliveConnectionBetweenRequestsWaitsForTheIdleTimeoutNotTheHeaderTimeout() throws {
+        let app = makeTestApp()
+        app.server.headerTimeoutSeconds = 1
+        app.server.idleTimeoutSeconds = 30
+        try withLiveServer(app) { port in
+            let client = try RawClient(port: port)
+            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(client.readResponses(1).count == 1)
+            #expect(!client.readUntilClosed(timeout: 3).closed)
+            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(client.readResponses(1).first?.bodyString == "hello")
+        }
+    }
+
+    @Test func framingErrorsGet400AndTheConnectionCloses() throws {
+        let requests = [
+            "GET /hello HTTP/1.1\r\nHost: a b\r\n\r\n",
+            "GET /hello HTTP/1.0\r\nHost: {\r\n\r\n",
+            "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;\r\nhello\r\n0\r\n\r\n",
+            "GET /hello HTTP/1.1\rHost: x\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: x\rX-A: b\r\n\r\n",
+        ]
+        try withLiveServer(makeTestApp()) { port in
+            for request in requests {
+                let client = try RawClient(port: port)
+                try client.send(request)
+                let (bytes, closed) = client.readUntilClosed()
+                let response = RawResponse.parseAll(bytes).first
+                #expect(closed, "\(request.debugDescription)")
+                #expect(response?.status == 400, "\(request.debugDescription)")
+                #expect(response?.header("Connection") == "close")
+            }
+        }
+    }
+
     @Test func anIdleKeepAliveConnectionIsClosed() throws {
         let app = makeTestApp()
         app.server.idleTimeoutSeconds = 1

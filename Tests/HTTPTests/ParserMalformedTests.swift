@@ -27,6 +27,9 @@ private func withHeaderBytes(_ bytes: [UInt8]) -> [UInt8] {
     Array("GET / HTTP/1.1\r\nHost: a\r\nX-Value: a".utf8) + bytes + Array("b\r\n\r\n".utf8)
 }
 private func requestLine(_ line: String) -> String { line + "\r\nHost: a\r\n\r\n" }
+private func withHost(_ value: [UInt8], version: String) -> [UInt8] {
+    Array("GET / HTTP/\(version)\r\nHost: ".utf8) + value + Array("\r\n\r\n".utf8)
+}
 
 @Suite("Rejecting malformed and hostile requests")
 struct ParserMalformedTests {
@@ -66,6 +69,12 @@ struct ParserMalformedTests {
         .init("chunk data followed by CR and garbage", chunkedHead + "3\r\nabc\rx0\r\n\r\n", 400),
         .init("chunk size line ending in a bare LF", chunkedHead + "3\nabc\r\n0\r\n\r\n", 400),
         .init("chunk extension with a control character", chunkedHead + "3;a=\u{01}\r\nabc\r\n0\r\n\r\n", 400),
+        .init("chunk extension without a name", chunkedHead + "5;\r\nhello\r\n0\r\n\r\n", 400),
+        .init("chunk extension with a value but no name", chunkedHead + "5;=v\r\nhello\r\n0\r\n\r\n", 400),
+        .init("second chunk extension without a name", chunkedHead + "5;a=b;\r\nhello\r\n0\r\n\r\n", 400),
+        .init("last-chunk extension without a name", chunkedHead + "5\r\nhello\r\n0;\r\n\r\n", 400),
+        .init("chunk extension with an empty value", chunkedHead + "5;a=\r\nhello\r\n0\r\n\r\n", 400),
+        .init("chunk extension with an unclosed quoted value", chunkedHead + "5;a=\"x\r\nhello\r\n0\r\n\r\n", 400),
         .init("chunk extension longer than its bound", chunkedHead + "3;" + String(repeating: "e", count: 1100) + "\r\nabc\r\n0\r\n\r\n", 400),
         .init("obs-fold in a trailer", chunkedHead + "0\r\nX-T: a\r\n b\r\n\r\n", 400),
         .init("trailer line ending in a bare LF", chunkedHead + "0\r\nX-T: a\n\r\n", 400),
@@ -85,10 +94,28 @@ struct ParserMalformedTests {
         .init("bare CR inside a field value", withHeaderBytes([0x0D]), 400),
         .init("bare CR ending a field line", "GET / HTTP/1.1\r\nHost: a\rX-B: c\r\n\r\n", 400),
         .init("bare CR ending the request line", "GET / HTTP/1.1\rHost: a\r\n\r\n", 400),
+        .init("bare CR inside the request target", requestLine("GET /a\rb HTTP/1.1"), 400),
+        .init("bare CR before the version", requestLine("GET /\rHTTP/1.1"), 400),
+        .init("bare CR ending an HTTP/1.0 request line", "GET / HTTP/1.0\rX-A: b\r\n\r\n", 400),
+        .init("bare CR inside a field name", "GET / HTTP/1.1\r\nHost: a\r\nX-\rA: b\r\n\r\n", 400),
+        .init("CR CR LF ending a field line", "GET / HTTP/1.1\r\nHost: a\r\r\n\r\n", 400),
         .init("bare CR before the request line", "\rGET / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
         .init("missing Host in HTTP/1.1", "GET / HTTP/1.1\r\nAccept: */*\r\n\r\n", 400),
         .init("two Host fields", "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", 400),
         .init("two Host fields in HTTP/1.0", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", 400),
+        // Host syntax (§3.2, RFC 3986 §3.2.2), whatever the version.
+        .init("Host with a space inside", withHost(Array("a b".utf8), version: "1.1"), 400),
+        .init("Host with a space inside in HTTP/1.0", withHost(Array("a b".utf8), version: "1.0"), 400),
+        .init("Host with an opening brace", withHost(Array("{".utf8), version: "1.1"), 400),
+        .init("Host with a closing brace in HTTP/1.0", withHost(Array("}".utf8), version: "1.0"), 400),
+        .init("Host with a 0xFF byte", withHost([0x61, 0xFF], version: "1.1"), 400),
+        .init("Host with a 0xFF byte in HTTP/1.0", withHost([0xFF], version: "1.0"), 400),
+        .init("Host with a letter in the port", withHost(Array("a:8x".utf8), version: "1.1"), 400),
+        .init("Host with two ports", withHost(Array("a:80:80".utf8), version: "1.1"), 400),
+        .init("Host with an unclosed IP literal", withHost(Array("[::1".utf8), version: "1.1"), 400),
+        .init("Host with a name in brackets", withHost(Array("[example.com]".utf8), version: "1.1"), 400),
+        .init("Host with a bad percent escape", withHost(Array("a%zz".utf8), version: "1.0"), 400),
+        .init("Host with userinfo", withHost(Array("user@a".utf8), version: "1.1"), 400),
         // Request line (§3).
         .init("HTTP/2.0", requestLine("GET / HTTP/2.0"), 505),
         .init("HTTP/1.2", requestLine("GET / HTTP/1.2"), 505),

@@ -120,6 +120,25 @@ struct ParserValidRequestTests {
         #expect(!head.headers.contains(name: "X-Checksum"))
     }
 
+    @Test("Chunk extensions in every form the grammar allows are accepted and ignored")
+    func chunkExtensionForms() {
+        let text = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "2;a;b=c\r\nhe\r\n"
+            + "3 ; a = \"x\\\"y;z\" ;b\r\nllo\r\n"
+            + "0;end=\"\"\r\n\r\n"
+        #expect(parse(text).body == "hello")
+    }
+
+    @Test("Host values in RFC 3986 syntax are accepted in HTTP/1.1 and 1.0",
+          arguments: ["example.com", "example.com:8080", "127.0.0.1:80", "[::1]", "[::1]:8443", "[2001:db8::7]",
+                      "[::ffff:192.0.2.1]", "[v1.fe80::a+en1]", "xn--bcher-kva.example", "a%2Db", "under_score.~x",
+                      "a!$&'()*+,;=b", "a:", ""])
+    func validHosts(_ host: String) {
+        for version in ["1.1", "1.0"] {
+            #expect(parse("GET / HTTP/\(version)\r\nHost: \(host)\r\n\r\n").isComplete, "HTTP/\(version)")
+        }
+    }
+
     @Test("Transfer-Encoding with empty list elements still means chunked")
     func chunkedWithEmptyElements() {
         let result = parse("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: , chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")

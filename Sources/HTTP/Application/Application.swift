@@ -73,11 +73,15 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         hooks.forEach { $0() }
     }
 
-    /// Starts, then blocks until SIGTERM or SIGINT, then shuts down gracefully.
+    /// The signals `run()` answers with a graceful shutdown. SIGHUP is among them: we have no configuration to
+    /// reload, and its default action would kill the process without draining or running the shutdown hooks.
+    public static let stopSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+
+    /// Starts, then blocks until one of `stopSignals` arrives, then shuts down gracefully.
     public func run() throws {
         let stop = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []
-        for signalNumber in [SIGTERM, SIGINT] {
+        for signalNumber in Self.stopSignals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { stop.signal() }

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import CEpoll
 
-/// A minimal structured logger: level checked first, message built lazily, one `write` per line.
+/// A minimal structured logger: level checked first, message built lazily, control characters escaped,
+/// one `write` per line.
 public struct Logger: Sendable {
     public enum Level: Int, Comparable, Sendable, CaseIterable {
         case trace, debug, info, notice, warning, error, critical
@@ -28,7 +29,8 @@ public struct Logger: Sendable {
 
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= self.level else { return }
-        sink.write("\(LogTimestamp.now()) \(level.name) [\(label)] \(message())\n")
+        // Escaped here, once, so no caller can forge a line or send terminal controls (see `LogEscaping`).
+        sink.write("\(LogTimestamp.now()) \(level.name) [\(LogEscaping.escaped(label))] \(LogEscaping.escaped(message()))\n")
     }
 
     public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }

@@ -5,6 +5,7 @@ enum ASCII {
     static let lf: UInt8 = 0x0A
     static let cr: UInt8 = 0x0D
     static let space: UInt8 = 0x20
+    static let quote: UInt8 = 0x22
     static let hash: UInt8 = 0x23
     static let percent: UInt8 = 0x25
     static let ampersand: UInt8 = 0x26
@@ -18,6 +19,9 @@ enum ASCII {
     static let equals: UInt8 = 0x3D
     static let question: UInt8 = 0x3F
     static let at: UInt8 = 0x40
+    static let leftBracket: UInt8 = 0x5B
+    static let backslash: UInt8 = 0x5C
+    static let rightBracket: UInt8 = 0x5D
     static let del: UInt8 = 0x7F
 
     /// tchar (RFC 9110 §5.6.2): `!#$%&'*+-.^_`|~`, DIGIT, ALPHA. Bit n of the low mask is byte n (0...63),

@@ -38,14 +38,9 @@ extension HTTPRequestParser {
             guard index < count else { return nil }
             guard index > lineStart else { throw HTTPParseError(.badRequest, "invalid chunk size") }
 
-            // chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ): skipped, but it must start with `;`
-            // (after optional BWS) and hold no control characters.
+            // chunk-ext: validated, then skipped.
             let extensionStart = index
-            while index < count, ASCII.isWhitespace(buffer[index]) { index += 1 }
-            if index < count, index > extensionStart || buffer[index] != ASCII.cr {
-                guard buffer[index] == ASCII.semicolon else { throw HTTPParseError(.badRequest, "invalid chunk size") }
-                while index < count, ASCII.isFieldValueByte(buffer[index]) { index += 1 }
-            }
+            index = try Self.scanChunkExtensions(buffer, from: index)
             extensionBytes += index - extensionStart
             if index - lineStart > Self.maxChunkLineBytes || extensionBytes > Self.maxChunkExtensionBytes {
                 throw HTTPParseError(.badRequest, "chunk extensions too long")

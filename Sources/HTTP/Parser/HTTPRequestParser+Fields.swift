@@ -101,6 +101,8 @@ extension HTTPRequestParser {
     ) throws(HTTPParseError) {
         switch name.count {
         case 4 where buffer.equalsToken(name, "host"):
+            // §3.2: a Host value that is not `uri-host [ ":" port ]` is a 400, in 1.0 as in 1.1.
+            guard HostSyntax.isValid(buffer, value) else { throw HTTPParseError(.badRequest, "invalid Host header") }
             framing.hostCount += 1
         case 14 where buffer.equalsToken(name, "content-length"):
             let length = try Self.contentLength(buffer, value)

@@ -21,7 +21,8 @@ final class Connection {
     var outbound: [UInt8] = []
     var outboundStart = 0
 
-    /// When the first byte of the request in progress arrived (nil: between requests).
+    /// When the request in progress started: at its first byte, or at accept for the first request, so a client
+    /// that connects and never sends a byte is held no longer than the header timeout (nil: between requests).
     var requestStartedAt: Int64?
     var headerComplete = false
     var sentContinue = false
@@ -36,6 +37,7 @@ final class Connection {
         self.peer = peer
         self.lastReadAt = now
         self.lastWriteProgressAt = now
+        self.requestStartedAt = now
     }
 
     var pendingInbound: Int { inbound.count - inboundStart }

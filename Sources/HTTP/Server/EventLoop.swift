@@ -424,7 +424,10 @@ final class EventLoop: @unchecked Sendable {
             }
             if connection.pendingOutbound > 0 {
                 if now - connection.lastWriteProgressAt > write { close(connection) }
-            } else if let started = connection.requestStartedAt, connection.pendingInbound > 0 {
+            } else if let started = connection.requestStartedAt, connection.pendingInbound == 0 {
+                // Accepted but silent: there is nothing to answer, so close once the header time is up.
+                if now - started > header { close(connection) }
+            } else if let started = connection.requestStartedAt {
                 let timedOut = connection.headerComplete ? now - connection.lastReadAt > body : now - started > header
                 if timedOut {
                     queueError(Abort(.requestTimeout, reason: "The request took too long to arrive"), version: .http1_1, on: connection)

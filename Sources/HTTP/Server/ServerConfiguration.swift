@@ -14,12 +14,13 @@ public struct ServerConfiguration: Sendable {
     /// A keep-alive connection with no request in progress is closed after this long.
     public var idleTimeoutSeconds = 60.0
     /// A request whose header section is not complete this long after its first byte gets 408 (slowloris).
+    /// A new connection's first request counts from accept: one that sends nothing at all is closed.
     public var headerTimeoutSeconds = 10.0
     /// A request body that makes no progress for this long gets 408.
     public var bodyTimeoutSeconds = 20.0
     /// A client that reads none of its pending response for this long is disconnected.
     public var writeTimeoutSeconds = 30.0
-    /// On SIGTERM, in-flight requests get this long to finish before connections are closed.
+    /// On a stop signal (SIGTERM, SIGINT, SIGHUP), in-flight requests get this long to finish before connections are closed.
     public var shutdownGraceSeconds = 5.0
     /// A connection stops reading new requests while this many response bytes wait for the client.
     public var maxPendingOutputBytes = 1024 * 1024
