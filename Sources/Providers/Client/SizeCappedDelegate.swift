@@ -4,7 +4,8 @@ import FoundationNetworking
 #endif
 
 /// Collects each task's body and stops reading once it exceeds the task's byte limit (by `Content-Length`
-/// up front, or by counting as data arrives), and enforces a whole-request deadline.
+/// up front, or by counting as data arrives), enforces a whole-request deadline and refuses redirects to another
+/// origin (`SizeCappedDelegate+Redirects.swift`).
 final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Pending {
         var limit: Int
@@ -33,7 +34,7 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     /// Records why we are cancelling; false when the task already finished.
-    private func mark(_ task: URLSessionTask, reason: ProviderError) -> Bool {
+    func mark(_ task: URLSessionTask, reason: ProviderError) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard pending[task.taskIdentifier] != nil else { return false }
