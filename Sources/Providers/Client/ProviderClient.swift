@@ -48,9 +48,7 @@ public final class ProviderClient: Sendable {
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpAdditionalHeaders = ["User-Agent": options.userAgent]
         let delegate = SizeCappedDelegate()
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "petty-provider-client"
+        let queue = BoundedDelegateQueue(limit: 64, name: "petty-provider-client")
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
@@ -115,6 +113,9 @@ public final class ProviderClient: Sendable {
         urlRequest.httpMethod = request.method
         for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
         if request.header("User-Agent") == nil { urlRequest.setValue(options.userAgent, forHTTPHeaderField: "User-Agent") }
+        // Uncompressed, so a body's size on the wire is its size in memory; the delegate still counts decoded bytes
+        // because a hostile server may compress anyway (URLSession inflates whatever it is sent).
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let holder = TaskHolder()
         let label = request.label
         let limit = options.maxResponseBytes
