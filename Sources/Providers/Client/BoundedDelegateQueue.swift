@@ -4,14 +4,18 @@ import Foundation
 /// body to the delegate by adding an operation here from libcurl's thread, and never waits for it: libcurl inflating
 /// a gzip bomb, or reading an endless body at loopback speed, outran the delegate, and the chunks queued here took
 /// memory to gigabytes before the size cap could even count them. Adding an operation therefore blocks while
-/// `limit` are already waiting, so at most that many undelivered chunks exist at any time, whatever the body.
+/// `limit` are already waiting, so at most that many undelivered chunks (16 KiB each from libcurl) exist at a time.
 final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
     private let limit: Int
+    /// A blocked producer resumes once the backlog is down to this, not at the first free slot: waking it per
+    /// operation cost a thread switch per 16 KiB chunk, which made a bomb take minutes on a busy machine.
+    private let resumeAt: Int
     private let condition = NSCondition()
     private var waiting = 0
 
     init(limit: Int, name: String) {
         self.limit = max(1, limit)
+        resumeAt = self.limit / 4
         super.init()
         self.name = name
         maxConcurrentOperationCount = 1
@@ -20,8 +24,8 @@ final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         condition.lock()
         // Only a producer waits: an operation of this queue waiting for the queue to drain would wait for itself.
-        if OperationQueue.current !== self {
-            while waiting >= limit { condition.wait() }
+        if waiting >= limit && OperationQueue.current !== self {
+            while waiting > resumeAt { condition.wait() }
         }
         waiting += 1
         condition.unlock()
@@ -29,7 +33,7 @@ final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
             block()
             condition.lock()
             waiting -= 1
-            condition.broadcast()
+            if waiting == resumeAt { condition.broadcast() }
             condition.unlock()
         }
     }

@@ -48,7 +48,7 @@ public final class ProviderClient: Sendable {
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpAdditionalHeaders = ["User-Agent": options.userAgent]
         let delegate = SizeCappedDelegate()
-        let queue = BoundedDelegateQueue(limit: 64, name: "petty-provider-client")
+        let queue = BoundedDelegateQueue(limit: 256, name: "petty-provider-client")
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
