@@ -63,7 +63,7 @@ struct PollerTests {
         #expect(harness.stations(.nsw) == before)
         let status = try #require(harness.status(.nsw))
         #expect(status.state == .failing)
-        #expect(status.lastError == "GET /FuelPriceCheck/v1/fuel/prices/new: http 500: provider says no (500)")
+        #expect(status.lastError == "GET /FuelPriceCheck/v1/fuel/prices/new: http 500: internal server error")
         #expect(status.consecutiveFailures == 1)
         let nextPoll = try #require(status.nextPoll)
         #expect(nextPoll.timeIntervalSinceNow > 10 && nextPoll.timeIntervalSinceNow <= 31)

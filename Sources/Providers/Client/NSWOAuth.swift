@@ -70,8 +70,8 @@ public actor NSWOAuth: ProviderAuth {
             base: base, path: Self.tokenPath, query: [("grant_type", "client_credentials")],
             headers: [("Authorization", "Basic \(basic)"), ("Accept", "application/json")], timeout: timeout)
         switch await client.send(request) {
-        case .failure(.httpStatus(let status, let body)) where (400..<500).contains(status) && status != 408 && status != 429:
-            return .failure(.auth("token request answered \(status)\(body.isEmpty ? "" : ": \(body)")"))
+        case .failure(.httpStatus(let status, _)) where (400..<500).contains(status) && status != 408 && status != 429:
+            return .failure(.auth("token request answered \(status)"))
         case .failure(.auth(let detail)):
             return .failure(.auth("token request: \(detail)"))
         case .failure(let error):

@@ -4,8 +4,9 @@ import FoundationNetworking
 #endif
 
 /// A thin `URLSession` wrapper for provider APIs: ephemeral (no cache, no cookies), a real `User-Agent`,
-/// a whole-request deadline, a response size cap, bounded retries with jittered backoff, an auth step
-/// before each attempt (refreshed once on 401/403), and typed errors that never carry secrets.
+/// a whole-request deadline, a response size cap, no redirects to another origin, bounded retries with jittered
+/// backoff, an auth step before each attempt (refreshed once on 401/403), and typed errors that never carry secrets
+/// or upstream bodies.
 public final class ProviderClient: Sendable {
     public struct Options: Sendable {
         public var userAgent: String
@@ -47,9 +48,7 @@ public final class ProviderClient: Sendable {
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpAdditionalHeaders = ["User-Agent": options.userAgent]
         let delegate = SizeCappedDelegate()
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "petty-provider-client"
+        let queue = BoundedDelegateQueue(limit: 256, name: "petty-provider-client")
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
@@ -89,9 +88,9 @@ public final class ProviderClient: Sendable {
                         attempt -= 1
                         continue
                     }
-                    return .failure(redact(.auth(Self.authText(status: response.status, body: prefix(response.body, auth: auth))), auth: auth))
+                    return .failure(redact(.auth(Self.authText(status: response.status)), auth: auth))
                 }
-                error = .httpStatus(response.status, bodyPrefix: prefix(response.body, auth: auth))
+                error = .httpStatus(response.status, reason: Self.statusPhrase(response.status))
                 retryAfter = RetryPolicy.retryAfterSeconds(response.header("Retry-After"))
             case .failure(let failure):
                 error = failure
@@ -114,6 +113,9 @@ public final class ProviderClient: Sendable {
         urlRequest.httpMethod = request.method
         for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
         if request.header("User-Agent") == nil { urlRequest.setValue(options.userAgent, forHTTPHeaderField: "User-Agent") }
+        // Uncompressed, so a body's size on the wire is its size in memory; the delegate still counts decoded bytes
+        // because a hostile server may compress anyway (URLSession inflates whatever it is sent).
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let holder = TaskHolder()
         let label = request.label
         let limit = options.maxResponseBytes
@@ -133,34 +135,12 @@ public final class ProviderClient: Sendable {
         }
     }
 
-    static func authText(status: Int, body prefix: String) -> String {
-        "rejected with http \(status)\(prefix.isEmpty ? "" : ": \(prefix)")"
-    }
+    static func authText(status: Int) -> String { "rejected with http \(status)" }
 
-    /// The body's start for an error text, secrets scrubbed before it is cut (so no secret survives half-cut).
-    private func prefix(_ body: Data, auth: (any ProviderAuth)?) -> String {
-        let text = String(decoding: body.prefix(4096), as: UTF8.self)
-        let scrubbed = Redactor(secrets: auth?.secrets ?? []).scrub(redactor.scrub(text))
-        return Self.bodyPrefix(Data(scrubbed.utf8))
-    }
-
-    /// The start of a body for error texts: at most 160 characters, one line, printable.
-    static func bodyPrefix(_ body: Data) -> String {
-        let text = String(decoding: body.prefix(4096), as: UTF8.self)
-        var out = ""
-        var lastWasSpace = false
-        for scalar in text.unicodeScalars {
-            let isSpace = scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F
-            if isSpace {
-                if !lastWasSpace && !out.isEmpty { out.append(" ") }
-                lastWasSpace = true
-            } else {
-                out.unicodeScalars.append(scalar)
-                lastWasSpace = false
-            }
-            if out.count >= 160 { out += "…"; break }
-        }
-        return out.trimmingCharacters(in: .whitespaces)
+    /// The standard phrase for a status ("service unavailable"), from Foundation's fixed table: never the
+    /// upstream's own status line or body, which a misbehaving host controls.
+    static func statusPhrase(_ status: Int) -> String {
+        HTTPURLResponse.localizedString(forStatusCode: status).lowercased()
     }
 }
 

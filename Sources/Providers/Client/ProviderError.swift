@@ -8,8 +8,10 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(String)
     /// The request deadline passed.
     case timeout
-    /// A non-success status other than auth; `bodyPrefix` is the start of the body, single-line and redacted.
-    case httpStatus(Int, bodyPrefix: String)
+    /// A non-success status other than auth, with a short reason of our own (the status's standard phrase, or why
+    /// we refused the response). Never the body: whatever an upstream, or a host it redirects to, sends could
+    /// otherwise be shown on the public `/health`.
+    case httpStatus(Int, reason: String)
     /// 401/403, or the token step failed.
     case auth(String)
     /// The body could not be decoded or adapted.
@@ -23,7 +25,7 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .transport(let detail): "transport: \(detail)"
         case .timeout: "timeout"
-        case .httpStatus(let status, let body): body.isEmpty ? "http \(status)" : "http \(status): \(body)"
+        case .httpStatus(let status, let reason): reason.isEmpty ? "http \(status)" : "http \(status): \(reason)"
         case .auth(let detail): "auth: \(detail)"
         case .decoding(let detail): "decoding: \(detail)"
         case .implausible(let detail): "implausible: \(detail)"
@@ -57,7 +59,7 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
     func redacted(by redactor: Redactor) -> ProviderError {
         switch self {
         case .transport(let text): .transport(redactor.scrub(text))
-        case .httpStatus(let status, let body): .httpStatus(status, bodyPrefix: redactor.scrub(body))
+        case .httpStatus(let status, let reason): .httpStatus(status, reason: redactor.scrub(reason))
         case .auth(let text): .auth(redactor.scrub(text))
         case .decoding(let text): .decoding(redactor.scrub(text))
         case .implausible(let text): .implausible(redactor.scrub(text))

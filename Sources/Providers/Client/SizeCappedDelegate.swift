@@ -4,7 +4,8 @@ import FoundationNetworking
 #endif
 
 /// Collects each task's body and stops reading once it exceeds the task's byte limit (by `Content-Length`
-/// up front, or by counting as data arrives), and enforces a whole-request deadline.
+/// up front, or by counting as data arrives), enforces a whole-request deadline and refuses redirects to another
+/// origin (`SizeCappedDelegate+Redirects.swift`).
 final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Pending {
         var limit: Int
@@ -14,6 +15,21 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
         var response: HTTPURLResponse?
         /// Set when we cancelled the task ourselves, so completion reports why.
         var cancelReason: ProviderError?
+
+        /// Appends `data` unless that passes the limit; past it, drops the body and records why (true: cancel now).
+        /// `data` is decoded (URLSession inflates a compressed body first), so this counts the body's cost in memory.
+        /// Called through the dictionary's in-place accessor: a copied-out entry would copy the whole body on
+        /// every chunk, and a body near the cap would then cost seconds of copying while chunks pile up unread.
+        mutating func receive(_ data: Data) -> Bool {
+            guard cancelReason == nil else { return false }
+            guard body.count + data.count <= limit else {
+                cancelReason = .tooLarge(limit: limit)
+                body = Data()
+                return true
+            }
+            body.append(data)
+            return false
+        }
     }
 
     private let lock = NSLock()
@@ -33,7 +49,7 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     /// Records why we are cancelling; false when the task already finished.
-    private func mark(_ task: URLSessionTask, reason: ProviderError) -> Bool {
+    func mark(_ task: URLSessionTask, reason: ProviderError) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard pending[task.taskIdentifier] != nil else { return false }
@@ -57,24 +73,21 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
         }
         lock.unlock()
         completionHandler(allow ? .allow : .cancel)
-        if !allow { dataTask.cancel() }
+        if !allow { Self.cancelSoon(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
-        var tooLarge = false
-        if var entry = pending[dataTask.taskIdentifier], entry.cancelReason == nil {
-            if entry.body.count + data.count > entry.limit {
-                entry.cancelReason = .tooLarge(limit: entry.limit)
-                entry.body = Data()
-                tooLarge = true
-            } else {
-                entry.body.append(data)
-            }
-            pending[dataTask.taskIdentifier] = entry
-        }
+        let tooLarge = pending[dataTask.taskIdentifier]?.receive(data) ?? false
         lock.unlock()
-        if tooLarge { dataTask.cancel() }
+        if tooLarge { Self.cancelSoon(dataTask) }
+    }
+
+    /// Cancels from another thread. `URLSessionTask.cancel()` waits for the task's work queue, where libcurl may
+    /// spend seconds inflating one read of a compressed body; waiting here would stall this delegate queue while
+    /// every chunk decoded meanwhile piles up in memory, instead of being dropped as it arrives.
+    static func cancelSoon(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
