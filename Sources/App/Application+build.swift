@@ -43,11 +43,17 @@ func assembleApplication(
         store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID,
         follower: follower.map { service in { @Sendable in FollowerStatus(leader: service.leader.absoluteString, state: service.status) } })
 
-    // First, so the request log and everything after it see the real client address.
-    app.middleware.insert(TrustedProxyMiddleware(ranges: config.trustedProxies), at: 0)
-    app.middleware.append(ConditionalRequestMiddleware())
-    app.middleware.append(CORSMiddleware())
-    app.middleware.append(FileMiddleware(publicDirectory: config.publicDirectory))
+    // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
+    // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional
+    // requests and static files sit inside, where errors are rendered.
+    app.middleware = [
+        TrustedProxyMiddleware(ranges: config.trustedProxies),
+        app.requestLog,
+        CORSMiddleware(),
+        app.errors,
+        ConditionalRequestMiddleware(),
+        FileMiddleware(publicDirectory: config.publicDirectory),
+    ]
     try routes(app, context: context)
     try app.register(collection: ReplicationController(context: context, allowed: config.followers))
     return (app, store.store)
