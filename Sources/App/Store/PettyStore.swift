@@ -18,6 +18,8 @@ struct PettyContext: Sendable {
     let appStoreID: String?
     /// Set in follower mode: how copying from the leader goes, for `/health`.
     var follower: (@Sendable () -> FollowerStatus)? = nil
+    /// How saving to the data directory goes, for `/health`.
+    var persistence: (@Sendable () -> PersistenceHealth)? = nil
 
     /// The instant time-dependent answers use: the wall clock, or the sample data's own time when serving samples.
     func referenceNow(_ view: PettyView) -> Date {
