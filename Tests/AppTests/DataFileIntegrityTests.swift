@@ -154,6 +154,24 @@ import Testing
         #expect(loaded.problems.contains { $0.hasPrefix("snapshot.bin is unreadable (invalid coordinate nan,115.9)") }, "\(loaded.problems)")
     }
 
+    @Test func aRecordALoadWouldRefuseIsLeftOutOfTheSaveSoTheRestStillLoads() throws {
+        var dataset = Self.dataset
+        var entries = dataset.snapshot.entries
+        entries[5].station.location = Coordinate(latitude: .infinity, longitude: 115.9)
+        entries[6].prices[0].updatedAt = Date(timeIntervalSince1970: .nan)
+        dataset.snapshot = Snapshot(version: 2, changedAt: nil, entries: entries, statuses: dataset.snapshot.statuses)
+        let logs = LogSink.inMemory()
+        let directory = DataDirectory(path: AppTestSupport.temporaryDirectory(), logger: Logger(label: "test", level: .info, sink: logs))
+        try directory.save(dataset)
+        #expect(logs.lines.contains { $0.contains(" WARN ") && $0.contains("2 stations or prices hold values a load would refuse") })
+
+        let loaded = directory.load()
+        #expect(loaded.problems.isEmpty)
+        #expect(loaded.dataset.snapshot.entries.count == entries.count - 1)
+        #expect(loaded.dataset.snapshot.entries.first { $0.id == entries[6].id }?.prices.count == entries[6].prices.count - 1)
+        #expect(loaded.dataset.registry.id(for: entries[5].station.key) == entries[5].id, "its id stays taken")
+    }
+
     @Test func aDamagedHistoryIsNamedInHealthAfterARestart() throws {
         let path = AppTestSupport.temporaryDirectory()
         let first = try PersistenceTestSupport.app(directory: path, dataset: Self.dataset, logs: .inMemory())

@@ -64,7 +64,9 @@ struct DataDirectory: Sendable {
         try prepare()
         let encoder = Self.jsonEncoder()
         try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.registry))), to: url(.registry))
-        try AtomicFile.write(FileSeal.seal(try SnapshotCodec.encode(dataset.snapshot)), to: url(.snapshot))
+        let (snapshot, dropped) = SnapshotCodec.persistable(dataset.snapshot)
+        if dropped > 0 { logger.warning("data: \(dropped) stations or prices hold values a load would refuse; not saved") }
+        try AtomicFile.write(FileSeal.seal(try SnapshotCodec.encode(snapshot)), to: url(.snapshot))
         try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.history))), to: url(.history))
         return File.allCases.map { FileIdentity(path: url($0)) }
     }

@@ -22,7 +22,9 @@ enum FileSeal {
         let hasPrefix = bytes[start..<(start + prefix.count)].elementsEqual(prefix)
         guard hasPrefix else {
             // A trailer whose marker was damaged still has its shape; treat it as damage, not as an old file.
-            return bytes.suffix(18).first == 0x3A && bytes.last == 0x0A ? .mismatch : .unsealed(bytes)
+            let shaped = bytes.suffix(18).first == 0x3A && bytes.last == 0x0A
+                && bytes.suffix(17).dropLast().allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            return shaped ? .mismatch : .unsealed(bytes)
         }
         // Compared as text, so only the exact lowercase digits count (a flipped case bit is damage too).
         let digits = bytes[(start + prefix.count)..<(bytes.count - 1)]

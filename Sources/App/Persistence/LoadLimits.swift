@@ -12,8 +12,9 @@ enum LoadLimits {
     static let maxStatusesBytes = 1 << 20
     static let prices = 1...100_000
     static let maxCount = 100_000_000
-    /// 1970 to 2200: a damaged date far outside this would overflow date arithmetic and formatting.
-    static let instants = 0.0...7_258_118_400.0
+    /// Years 1 to 9999: wide enough for any date a provider may send, narrow enough that date arithmetic and
+    /// formatting never overflow (NaN and infinities are outside too).
+    static let instants = -62_135_596_800.0...253_402_300_799.0
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
