@@ -77,6 +77,27 @@ import Testing
         #expect(loaded.dataset.snapshot == Support.smallDataset.snapshot, "the last good save, not a torn mix")
     }
 
+    @Test func aChangeThatKeepsTheSnapshotVersionIsSavedToo() throws {
+        let directory = DataDirectory(path: AppTestSupport.temporaryDirectory(), logger: AppTestSupport.quietLogger())
+        let store = makePettyStore(Support.smallDataset)
+        let service = PersistenceService(store: store, directory: directory, logger: AppTestSupport.quietLogger(), savedVersion: nil)
+        try service.start()
+        defer { service.shutdown() }
+        #expect(Support.wait(seconds: 10) { service.health.lastSave != nil })
+
+        var registry = Support.smallDataset.registry
+        let id = registry.assign(StationKey(provider: .wa, sourceID: "assigned-without-a-new-snapshot"))
+        store.update { dataset in
+            var next = dataset
+            next.registry = registry
+            return next
+        }
+        #expect(store.current.version == Support.smallDataset.snapshot.version)
+        #expect(Support.wait(seconds: 10) {
+            directory.load().dataset.registry.id(for: StationKey(provider: .wa, sourceID: "assigned-without-a-new-snapshot")) == id
+        })
+    }
+
     @Test func aDeletedDirectoryIsRecreatedAndSavedAgainThoughNothingChanged() throws {
         let directory = AppTestSupport.temporaryDirectory()
         let logs = LogSink.inMemory()

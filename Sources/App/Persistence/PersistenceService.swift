@@ -7,7 +7,7 @@ import HTTP
 import Synchronization
 
 /// Keeps the data directory equal to the store: checks every second (off the request path) whether the files on
-/// disk still hold the version in memory (they may be behind, or deleted, replaced or truncated behind our back)
+/// disk still hold the dataset in memory (they may be behind, or deleted, replaced or truncated behind our back)
 /// and saves when not. Failures back off (1 s doubling to 60 s), show in `/health`, and are logged once when saving
 /// starts failing and once when it recovers. Holds the directory's lock (`DataDirectoryLock`) while running.
 final class PersistenceService: LifecycleService, @unchecked Sendable {
@@ -18,8 +18,9 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
     private let interval: TimeInterval
     private let lock: DataDirectoryLock
     private struct State {
-        /// The version the files on disk hold, and what those files were when written.
-        var diskVersion: UInt64?
+        /// What the files on disk hold, and what those files were when written. Compared with the store's dataset
+        /// (cheap while both share storage), so a change that keeps the snapshot version is saved too.
+        var onDisk: Dataset?
         var files: [FileIdentity] = []
         var stopping = false
         var locked = false
@@ -39,8 +40,9 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
         self.interval = interval
         self.lock = DataDirectoryLock(directory: directory.path)
         let files = savedVersion == nil ? [] : DataDirectory.File.allCases.map { FileIdentity(path: directory.url($0)) }
+        let initial = store.current
         state.withLock {
-            $0.diskVersion = savedVersion
+            $0.onDisk = savedVersion == initial.version ? initial.dataset : nil
             $0.files = files
             $0.health.loadProblems = loadProblems
             $0.health.loadedAt = Date()
@@ -77,13 +79,13 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
         state.withLock { $0.locked = false }
     }
 
-    /// Saves when the files do not hold the store's current version and no backoff is pending.
+    /// Saves when the files do not hold the store's current dataset and no backoff is pending.
     /// Returns whether the files hold it afterwards.
     @discardableResult
     func saveIfChanged(now: Date = Date(), ignoringBackoff: Bool = false) -> Bool {
         let view = store.current
-        let (diskVersion, files, retryAt, locked) = state.withLock { ($0.diskVersion, $0.files, $0.health.retryAt, $0.locked) }
-        if diskVersion == view.version, directory.holds(files) { return true }
+        let (onDisk, files, retryAt, locked) = state.withLock { ($0.onDisk, $0.files, $0.health.retryAt, $0.locked) }
+        if onDisk == view.dataset, directory.holds(files) { return true }
         let waiting = !ignoringBackoff && (retryAt.map { now < $0 } ?? false)
         if waiting { return false }
         let started = Date()
@@ -96,7 +98,7 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
             let files = try directory.save(view.dataset)
             let recovered = state.withLock { state -> Int in
                 let failures = state.health.consecutiveFailures
-                state.diskVersion = view.version
+                state.onDisk = view.dataset
                 state.files = files
                 state.health.lastSave = now
                 state.health.consecutiveFailures = 0
