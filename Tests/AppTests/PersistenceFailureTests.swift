@@ -104,14 +104,14 @@ import Testing
         let app = try Support.app(directory: directory, dataset: Support.smallDataset, logs: logs)
         _ = try app.startLive()
         defer { app.shutdown() }
-        let snapshotFile = directory + "/snapshot.bin"
-        #expect(Support.wait(seconds: 10) { FileManager.default.fileExists(atPath: snapshotFile) })
+        #expect(try Support.wait(seconds: 10) { try Support.persistence(app)["last_save"] is String })
 
         try FileManager.default.removeItem(atPath: directory)
         #expect(Support.wait(seconds: 10) {
             DataDirectory.File.allCases.allSatisfy { FileManager.default.fileExists(atPath: directory + "/" + $0.rawValue) }
         })
         #expect(try Support.persistence(app)["status"] as? String == "ok")
+        #expect(logs.lines.filter { $0.contains(" NOTICE ") && $0.contains("were deleted or changed behind the server") }.count == 1)
         // The re-created directory is locked again: a second server still cannot share it.
         let second = try Support.app(directory: directory, logs: .inMemory())
         #expect(throws: DataDirectoryLock.Held.self) { _ = try second.startLive() }

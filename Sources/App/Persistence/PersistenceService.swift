@@ -85,9 +85,11 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
     func saveIfChanged(now: Date = Date(), ignoringBackoff: Bool = false) -> Bool {
         let view = store.current
         let (onDisk, files, retryAt, locked) = state.withLock { ($0.onDisk, $0.files, $0.health.retryAt, $0.locked) }
-        if onDisk == view.dataset, directory.holds(files) { return true }
+        let unchanged = onDisk == view.dataset
+        if unchanged, directory.holds(files) { return true }
         let waiting = !ignoringBackoff && (retryAt.map { now < $0 } ?? false)
         if waiting { return false }
+        if unchanged, retryAt == nil { logger.notice("data: the files in \(directory.path) were deleted or changed behind the server; saving them again") }
         let started = Date()
         do {
             // A deleted directory takes its lock file with it; lock the re-created one.
