@@ -6,6 +6,7 @@ import Foundation
 /// One server per data directory: an exclusive `flock` on `petty.lock` inside it, held while the process runs.
 /// Two servers on one directory would each assign station ids and overwrite each other's files.
 /// The kernel drops the lock when the process dies, so a crash never leaves a stale lock behind.
+// @unchecked: `fd` is written by acquire() and release(), which the lifecycle calls from one thread, never concurrently.
 final class DataDirectoryLock: @unchecked Sendable {
     static let fileName = "petty.lock"
 

@@ -33,12 +33,9 @@ enum FileSeal {
     }
 
     static func fnv1a64(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
+        var hash = FNV1a()
+        for byte in bytes { hash.combine(byte) }
+        return hash.value
     }
 
     static func hex(_ value: UInt64) -> String {

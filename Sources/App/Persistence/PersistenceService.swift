@@ -10,6 +10,7 @@ import Synchronization
 /// disk still hold the dataset in memory (they may be behind, or deleted, replaced or truncated behind our back)
 /// and saves when not. Failures back off (1 s doubling to 60 s), show in `/health`, and are logged once when saving
 /// starts failing and once when it recovers. Holds the directory's lock (`DataDirectoryLock`) while running.
+// @unchecked: shared state is in `state` (a Mutex); `thread` is set by start() and joined by shutdown() on the lifecycle thread.
 final class PersistenceService: LifecycleService, @unchecked Sendable {
     let name = "persistence"
     private let store: PettyStore

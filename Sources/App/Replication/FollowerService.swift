@@ -8,6 +8,7 @@ import Synchronization
 
 /// Follower mode (`PETTY_FOLLOW_URL`): instead of polling providers, copy the leader's dataset over HTTP every
 /// few seconds (a 304 when unchanged). When the leader is down, keep serving the last good copy.
+// @unchecked: shared state is in `state` (a Mutex); `task` is set by start() and read by shutdown() on the one thread that runs the lifecycle.
 final class FollowerService: LifecycleService, @unchecked Sendable {
     let name = "follower"
     let leader: URL

@@ -5,6 +5,7 @@ import Dispatch
 import Synchronization
 
 /// Configure routes and middleware, then `run()`. Routes are frozen into the responder when the server starts.
+// @unchecked: configured on one thread before start(); after that only the frozen responder is shared, and it is immutable.
 public final class Application: RoutesBuilder, @unchecked Sendable {
     public var environment: Environment
     public var server = ServerConfiguration()
