@@ -19,12 +19,12 @@ import Testing
     /// Starts a healthy follower, lets the leader `misbehave`, and checks what a user sees: the leader failing in
     /// `/health` with `reason`, the same station bytes and snapshot version, the same files on disk.
     func expectRefusal(
-        from leader: URL, limits: FollowLimits = FollowLimits(), within seconds: Double = 10, because reason: String,
+        from leader: URL, limits: FollowLimits = FollowLimits(), within seconds: Double = 30, because reason: String,
         sourceLocation: SourceLocation = #_sourceLocation, misbehave: () throws -> Void
     ) async throws {
         let follower = try await Harness.start(following: leader, limits: limits)
         defer { follower.stop() }
-        let healthy = await eventually(seconds: 10) { try await follower.follow().status == "ok" }
+        let healthy = await eventually(seconds: 30) { try await follower.follow().status == "ok" }
         #expect(healthy, "the follower never synced with the well-behaved leader", sourceLocation: sourceLocation)
         let station = try await follower.get("/v1/stations/1")
         let files = follower.persistedFiles()
@@ -52,10 +52,10 @@ import Testing
         defer { leader.stop() }
         let follower = try await Harness.start(following: leader.url)
         defer { follower.stop() }
-        let applied = await eventually(seconds: 10) { try await follower.follow().status == "ok" }
+        let applied = await eventually(seconds: 30) { try await follower.follow().status == "ok" }
         #expect(applied)
         #expect(String(decoding: try await follower.get("/v1/stations/1").body, as: UTF8.self).contains("Renamed by the leader"))
-        #expect(await eventually(seconds: 5) { try SnapshotCodec.decode(Array(follower.persistedFiles()["snapshot.bin"] ?? Data())).version == 101 })
+        #expect(await eventually(seconds: 30) { try SnapshotCodec.decode(Array(follower.persistedFiles()["snapshot.bin"] ?? Data())).version == 101 })
     }
 
     @Test func anEmptyDatasetIsRefused() async throws {
@@ -127,7 +127,7 @@ import Testing
             extra.station.key = StationKey(provider: extra.station.provider, sourceID: "from-a-broken-leader")
             entries.append(extra)
         }
-        try await expectRefused(huge, because: "id out of range")
+        try await expectRefused(huge, because: "station 8589934592: id out of range")
     }
 
     @Test func anEndlessBodyIsCutAtTheCapWithBoundedMemory() async throws {
@@ -147,7 +147,7 @@ import Testing
         let leader = try StreamingLeader(.trickle(every: 0.1))
         defer { leader.stop() }
         try await expectRefusal(
-            from: leader.url, limits: FollowLimits(deadline: 2), within: 20, because: "did not finish within the 2 s deadline"
+            from: leader.url, limits: FollowLimits(deadline: 2), within: 30, because: "did not finish within the 2 s deadline"
         ) { leader.misbehave() }
     }
 }

@@ -41,7 +41,7 @@ struct FollowerHarness {
         config.followLimits = limits
         let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: good)
         let harness = FollowerHarness(app: app, port: try app.startLive(), dataDirectory: config.dataDirectory)
-        let persisted = await eventually(seconds: 10) { harness.persistedFiles().count == 3 }
+        let persisted = await eventually(seconds: 60) { harness.persistedFiles().count == 3 }
         guard persisted else { throw TestFailure("the follower never persisted its starting dataset") }
         try await Task.sleep(nanoseconds: 500_000_000)  // let a save in progress finish
         return harness
