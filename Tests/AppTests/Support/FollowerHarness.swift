@@ -13,12 +13,18 @@ struct FollowerHarness {
     let port: Int
     let dataDirectory: String
 
-    /// The sample data, relabelled live, at `version`; `edit` changes entries and statuses.
+    /// The sample data, relabelled live and cut to 50 stations per provider (rendering thousands per follower
+    /// only slows the whole parallel test run), at `version`; `edit` changes entries and statuses.
     static func liveDataset(
         version: UInt64, edit: (inout [StationEntry], inout [ProviderStatus]) -> Void = { _, _ in }
     ) -> Dataset {
         let sample = AppTestSupport.sampleDataset
-        var entries = sample.snapshot.entries
+        var entries: [StationEntry] = []
+        var perProvider: [ProviderID: Int] = [:]
+        for entry in sample.snapshot.entries {
+            perProvider[entry.station.provider, default: 0] += 1
+            if perProvider[entry.station.provider]! <= 50 { entries.append(entry) }
+        }
         var statuses = sample.snapshot.statuses.map { status in
             var status = status
             status.source = .live
