@@ -55,6 +55,7 @@ import Testing
         let applied = await eventually(seconds: 30) { try await follower.follow().status == "ok" }
         #expect(applied)
         #expect(String(decoding: try await follower.get("/v1/stations/1").body, as: UTF8.self).contains("Renamed by the leader"))
+        #expect(leader.lastAcceptEncoding == "identity", "so the bytes counted against the cap are the bytes on the wire")
         #expect(await eventually(seconds: 30) { try SnapshotCodec.decode(Array(follower.persistedFiles()["snapshot.bin"] ?? Data())).version == 101 })
     }
 

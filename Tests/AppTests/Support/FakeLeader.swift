@@ -9,6 +9,7 @@ import Synchronization
 final class FakeLeader: @unchecked Sendable {
     private let app: Application
     private let served: Mutex<(body: [UInt8], etag: String)>
+    private let acceptEncoding = Mutex<String?>(nil)
     private(set) var port = 0
 
     /// Serves `dataset` until told otherwise.
@@ -17,6 +18,7 @@ final class FakeLeader: @unchecked Sendable {
         app = Application(environment: .testing, logger: AppTestSupport.quietLogger())
         app.server.threads = 1
         app.on(.GET, "internal", "v1", "dataset") { [self] request in
+            self.acceptEncoding.withLock { $0 = request.headers.first(name: "Accept-Encoding") }
             let (body, etag) = self.served.withLock { ($0.body, $0.etag) }
             if request.headers.first(name: "If-None-Match") == etag {
                 return Response(status: .notModified, headers: ["ETag": etag])
@@ -31,6 +33,9 @@ final class FakeLeader: @unchecked Sendable {
     }
 
     func stop() { app.shutdown() }
+
+    /// The `Accept-Encoding` of the last dataset request.
+    var lastAcceptEncoding: String? { acceptEncoding.withLock { $0 } }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
