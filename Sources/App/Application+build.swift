@@ -34,7 +34,9 @@ func assembleApplication(
     // A follower copies the leader's dataset instead of polling: one set of provider calls per deployment.
     var follower: FollowerService?
     if let leader = config.followURL {
-        let service = FollowerService(leader: leader, store: store.store, interval: config.followSeconds, logger: logger.labelled("follower"))
+        let service = FollowerService(
+            leader: leader, store: store.store, interval: config.followSeconds, limits: config.followLimits,
+            logger: logger.labelled("follower"))
         app.register(service: service)
         follower = service
     } else {
