@@ -20,7 +20,7 @@ public struct ChangeCursor: Hashable, Sendable {
 
     /// After every change at `instant` (what `since=instant` means).
     public static func after(instant: Date) -> ChangeCursor {
-        ChangeCursor(changedAt: instant, station: StationID(Int.max), fuel: FuelType.allCases.last!)
+        ChangeCursor(changedAt: instant, station: StationID(999_999_999_999_999_999), fuel: FuelType.allCases.last!)
     }
 
     /// The timeline's own order.
@@ -38,10 +38,11 @@ public struct ChangeCursor: Hashable, Sendable {
     public init?(token: String) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "c1", parts[1].count <= 16, let bits = UInt64(parts[1], radix: 16),
-              let station = Int(parts[2]), station > 0, let fuel = FuelType(rawValue: String(parts[3]))
+              parts[2].count <= 18, let station = Int(parts[2]), station > 0, let fuel = FuelType(rawValue: String(parts[3]))
         else { return nil }
-        let seconds = Double(bitPattern: bits)
-        guard seconds.isFinite else { return nil }
+        // Any 64 bits name a position: a non-finite instant sorts before or after every change.
+        var seconds = Double(bitPattern: bits)
+        if !seconds.isFinite { seconds = seconds.sign == .minus ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude }
         self.init(changedAt: Date(timeIntervalSince1970: seconds), station: StationID(station), fuel: fuel)
     }
 }
