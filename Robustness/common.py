@@ -99,9 +99,10 @@ class Server:
     stdout/stderr go to a file (the logger writes synchronously: a pipe nobody drains would block it)."""
 
     def __init__(self, log_level="warning", public_dir=None, nofile=None, threads=None, env="production",
-                 environ=None, data_dir=None, ready_timeout=60):
+                 environ=None, data_dir=None, ready_timeout=60, ready=(200,)):
         """`environ`: extra environment variables (e.g. PETTY_PROVIDERS); `data_dir`: use this data directory
-        instead of one inside the temp dir (it is not removed by cleanup)."""
+        instead of one inside the temp dir (it is not removed by cleanup); `ready`: /health statuses that count
+        as started (an instance holding no data answers 503)."""
         self.tmp = tempfile.mkdtemp(prefix="petty-robust-")
         self.port = free_port()
         self.log_path = os.path.join(self.tmp, "server.log")
@@ -132,7 +133,7 @@ class Server:
                 self.cleanup()
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{text}")
             status, _, _ = simple_get(self.port, "/health", timeout=1)
-            if status == 200:
+            if status in ready:
                 return
             time.sleep(0.2)
         self.cleanup()

@@ -3,7 +3,8 @@
 # static paths and production errors, crash safety of the data (kill -9 while polling and persisting),
 # secrets (credentials never in logs, /health or error bodies), and a hostile upstream provider (cross-origin
 # redirects, gzip bomb, endless body, garbage feeds), and storage attacks (full disk, deleted or corrupted data
-# directory, two servers on one). Loopback only; every script is bounded and cleans up after itself.
+# directory, two servers on one), and a hostile leader for a follower (empty, older, sample, broken, endless or
+# trickling datasets). Loopback only; every script is bounded and cleans up after itself.
 #
 #   Robustness/run.sh --quick   # CI: < 4 min with a cached release build
 #   Robustness/run.sh           # full: waits for the idle and write timeouts too (~6 min)
@@ -18,8 +19,9 @@ hostile_limit=600
 crash_limit=600
 upstream_limit=300
 storage_limit=300
+follower_limit=300
 case "${1:-}" in
-    --quick) mode=(--quick); hostile_limit=150; crash_limit=180; upstream_limit=120; storage_limit=150 ;;
+    --quick) mode=(--quick); hostile_limit=150; crash_limit=180; upstream_limit=120; storage_limit=150; follower_limit=180 ;;
     "") ;;
     *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
 esac
@@ -35,8 +37,8 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-names=(hostile_clients smuggling paths crash_safety leaks upstream storage)
-limits=("$hostile_limit" 120 120 "$crash_limit" 120 "$upstream_limit" "$storage_limit")
+names=(hostile_clients smuggling paths crash_safety leaks upstream storage follower)
+limits=("$hostile_limit" 120 120 "$crash_limit" 120 "$upstream_limit" "$storage_limit" "$follower_limit")
 total_passed=0
 total_failed=0
 rows=()

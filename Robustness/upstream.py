@@ -32,7 +32,8 @@ NSW_DATA_PATH = "/FuelPriceCheck/v1/fuel/prices"
 MIB = 1 << 20
 CAP = 16 << 20                # ProviderClient.Options.maxResponseBytes (counted on decoded bytes)
 RSS_BOUND_KIB = 300 * 1024    # growth allowed during an attack
-STREAM_SECONDS = 30        # an endless body gives up after this (the server should hang up long before)
+STREAM_SECONDS = 30        # an endless body gives up after this long or STREAM_BYTES (the server should hang up
+STREAM_BYTES = 2 << 30     # long before; a server without a cap must not take the machine down)
 CANARY = "EVIL-ORIGIN-CANARY-5d1e"
 NSW_KEY = "robust-nsw-key-8c2f"
 NSW_SECRET = "robust-nsw-secret-31b7"
@@ -184,7 +185,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def stream_endless(self):
         """Chunked XML-looking items, 64 KiB per chunk, as fast as loopback takes them, until the client hangs up
-        (or STREAM_SECONDS pass)."""
+        (or STREAM_SECONDS / STREAM_BYTES)."""
         self.send_response(200)
         self.send_header("Content-Type", "text/xml; charset=utf-8")
         self.send_header("Transfer-Encoding", "chunked")
@@ -195,7 +196,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         started = time.time()
         try:
             self.wfile.write(b"%x\r\n<?xml version=\"1.0\"?><rss><channel>\r\n" % len(b"<?xml version=\"1.0\"?><rss><channel>"))
-            while time.time() - started < STREAM_SECONDS and not self.server.closing.is_set():
+            while time.time() - started < STREAM_SECONDS and self.server.sent < STREAM_BYTES and not self.server.closing.is_set():
                 self.wfile.write(framed)
                 self.server.sent += len(chunk)
         except OSError:
