@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 OUT=.build-fuzz
 mkdir -p "$OUT/lib" "$OUT/bin" "$OUT/stamps" "$OUT/logs"
 
-ALL_TARGETS=(parser query nsw wa-rss wa-sites informed-sources vic support)
+ALL_TARGETS=(parser query nsw wa-rss wa-sites informed-sources vic support snapshot)
 SWIFTC=${SWIFTC:-swiftc}
 FLAGS=(-O -g -sanitize=fuzzer,address -parse-as-library -enable-testing -swift-version 6)
 LINK_FLAGS=()
@@ -26,6 +26,8 @@ HTTP_SOURCES=(Sources/HTTP/Parser/*.swift Sources/HTTP/Core/{AbortError,HTTPHead
 mapfile -t FUEL_SOURCES < <(find Sources/Fuel -name '*.swift' | LC_ALL=C sort)
 # Not Sources/Providers/Sample or the clients: Sample needs Bundle.module, and neither parses payloads.
 mapfile -t PROVIDERS_SOURCES < <(find Sources/Providers/Adapters Sources/Providers/Support -name '*.swift' | LC_ALL=C sort)
+# The snapshot file's codec, seal and load limits: App's persistence without the rest of App.
+PERSISTENCE_SOURCES=(Sources/App/Persistence/{SnapshotCodec,SnapshotCodec+Persistable,LoadLimits,FileSeal}.swift Sources/App/Encoding/FNV1a.swift)
 
 # hash <extra text> <files...>: one digest of the text and the files' names and contents.
 hash_inputs() {
@@ -82,20 +84,20 @@ build_target() {
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}")
 
-need_http=0 need_providers=0
+need_http=0 need_providers=0 need_persistence=0
 for target in "${targets[@]}"; do
     case $target in
         parser|query) need_http=1 ;;
         nsw|wa-rss|wa-sites|informed-sources|vic|support) need_providers=1 ;;
+        snapshot) need_persistence=1 ;;
         *) echo "unknown target: $target (known: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
     esac
 done
 
 [ $need_http -eq 1 ] && build_lib HTTP "" "${HTTP_SOURCES[@]}"
-if [ $need_providers -eq 1 ]; then
-    build_lib Fuel "" "${FUEL_SOURCES[@]}"
-    build_lib Providers Fuel "${PROVIDERS_SOURCES[@]}"
-fi
+if [ $need_providers -eq 1 ] || [ $need_persistence -eq 1 ]; then build_lib Fuel "" "${FUEL_SOURCES[@]}"; fi
+if [ $need_providers -eq 1 ]; then build_lib Providers Fuel "${PROVIDERS_SOURCES[@]}"; fi
+if [ $need_persistence -eq 1 ]; then build_lib PettyPersistence Fuel "${PERSISTENCE_SOURCES[@]}"; fi
 
 for target in "${targets[@]}"; do
     case $target in
@@ -107,5 +109,6 @@ for target in "${targets[@]}"; do
         informed-sources) build_target informed-sources "Providers Fuel" Fuzz/Targets/Adapters/Common.swift Fuzz/Targets/Adapters/InformedSources.swift ;;
         vic) build_target vic "Providers Fuel" Fuzz/Targets/Adapters/Common.swift Fuzz/Targets/Adapters/VIC.swift ;;
         support) build_target support "Providers Fuel" Fuzz/Targets/Adapters/Common.swift Fuzz/Targets/Adapters/Support.swift ;;
+        snapshot) build_target snapshot "PettyPersistence Fuel" Fuzz/Targets/Snapshot.swift ;;
     esac
 done

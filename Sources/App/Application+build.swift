@@ -28,12 +28,15 @@ func assembleApplication(
     let bootstrap = DataBootstrap(config: config, logger: logger.labelled("data"))
     let store = try dataset.map(bootstrap.makeStore(from:)) ?? bootstrap.makeStore()
     let persistence = PersistenceService(
-        store: store.store, directory: store.directory, logger: logger.labelled("data"), savedVersion: store.savedVersion)
+        store: store.store, directory: store.directory, logger: logger.labelled("data"), savedVersion: store.savedVersion,
+        loadProblems: store.loadProblems)
     app.register(service: persistence)
     // A follower copies the leader's dataset instead of polling: one set of provider calls per deployment.
     var follower: FollowerService?
     if let leader = config.followURL {
-        let service = FollowerService(leader: leader, store: store.store, interval: config.followSeconds, logger: logger.labelled("follower"))
+        let service = FollowerService(
+            leader: leader, store: store.store, interval: config.followSeconds, limits: config.followLimits,
+            logger: logger.labelled("follower"))
         app.register(service: service)
         follower = service
     } else {
@@ -41,13 +44,20 @@ func assembleApplication(
     }
     let context = PettyContext(
         store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID,
-        follower: follower.map { service in { @Sendable in FollowerStatus(leader: service.leader.absoluteString, state: service.status) } })
+        follower: follower.map { service in { @Sendable in FollowerStatus(leader: service.leader.absoluteString, state: service.status) } },
+        persistence: { persistence.health })
 
-    // First, so the request log and everything after it see the real client address.
-    app.middleware.insert(TrustedProxyMiddleware(ranges: config.trustedProxies), at: 0)
-    app.middleware.append(ConditionalRequestMiddleware())
-    app.middleware.append(CORSMiddleware())
-    app.middleware.append(FileMiddleware(publicDirectory: config.publicDirectory))
+    // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
+    // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional
+    // requests and static files sit inside, where errors are rendered.
+    app.middleware = [
+        TrustedProxyMiddleware(ranges: config.trustedProxies),
+        app.requestLog,
+        CORSMiddleware(),
+        app.errors,
+        ConditionalRequestMiddleware(),
+        FileMiddleware(publicDirectory: config.publicDirectory),
+    ]
     try routes(app, context: context)
     try app.register(collection: ReplicationController(context: context, allowed: config.followers))
     return (app, store.store)
@@ -72,6 +82,8 @@ struct DataBootstrap {
         var directory: DataDirectory
         /// The version already on disk (nil when the seeded data still needs saving).
         var savedVersion: UInt64?
+        /// What loading could not use; `/health` shows it.
+        var loadProblems: [String] = []
     }
 
     func makeStore() throws -> Result {
@@ -79,7 +91,8 @@ struct DataBootstrap {
         let started = Date()
         let loaded = directory.load()
         var dataset = loaded.dataset
-        var savedVersion: UInt64? = loaded.hadSnapshot ? dataset.snapshot.version : nil
+        // After a repair (a file moved aside, registry entries dropped) the disk no longer matches: save again.
+        var savedVersion: UInt64? = loaded.hadSnapshot && loaded.problems.isEmpty ? dataset.snapshot.version : nil
         if loaded.hadSnapshot {
             logger.notice("loaded \(dataset.snapshot.stationCount) stations, \(dataset.snapshot.priceCount) prices (snapshot v\(dataset.snapshot.version)) from \(directory.path) in \(Self.millis(since: started)) ms")
         } else if config.loadSampleData {
@@ -89,7 +102,7 @@ struct DataBootstrap {
             logger.warning("no persisted data in \(directory.path) and sample data is off: serving nothing until a provider answers")
         }
         let store = makePettyStore(dataset)
-        return Result(store: store, directory: directory, savedVersion: savedVersion)
+        return Result(store: store, directory: directory, savedVersion: savedVersion, loadProblems: loaded.problems)
     }
 
     func makeStore(from dataset: Dataset) -> Result {

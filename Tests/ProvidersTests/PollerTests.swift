@@ -88,7 +88,8 @@ struct PollerTests {
         let before = harness.stations(.nsw)
         #expect(before.count == 15)
         fake.set(NSWPoller.fullPath, behaviour)
-        await harness.step(harness.nsw(cap: 32 * 1024))
+        // A 1 s deadline, so the hanging provider (6 s) times out.
+        await harness.step(harness.nsw(cap: 32 * 1024, timeout: 1))
         #expect(harness.stations(.nsw) == before)
         let status = try #require(harness.status(.nsw))
         #expect(status.state == state)

@@ -26,6 +26,8 @@ public struct AppConfiguration: Sendable {
     public var followURL: URL?
     /// `PETTY_FOLLOW_SECONDS`: how often a follower asks the leader (a 304 when nothing changed).
     public var followSeconds: Double = 10
+    /// Size cap and whole-transfer deadline of one dataset download from the leader.
+    public var followLimits = FollowLimits()
     /// `PETTY_FOLLOWERS`: client addresses allowed to copy this instance's dataset (default loopback).
     public var followers: [IPAddressRange] = TrustedProxyMiddleware().trusted
 

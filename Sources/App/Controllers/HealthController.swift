@@ -49,6 +49,7 @@ struct HealthController: RouteCollection {
         var states: [StateCount]
         var providers: [ProviderInfo]
         var follow: HealthController.FollowInfo?
+        var persistence: HealthController.PersistenceInfo?
     }
 
     struct FollowInfo: Encodable {
@@ -56,6 +57,28 @@ struct HealthController: RouteCollection {
         var status: String
         var lastSync: String?
         var lastError: String?
+    }
+
+    struct PersistenceInfo: Encodable {
+        struct LoadInfo: Encodable {
+            var at: String?
+            var problems: [String]
+        }
+        var status: String
+        var lastSave: String?
+        var lastError: String?
+        var lastErrorAt: String?
+        var consecutiveFailures: Int
+        var lastLoad: LoadInfo
+
+        init(_ health: PersistenceHealth) {
+            status = health.isFailing ? "failing" : "ok"
+            lastSave = health.lastSave.map(ISOTimestamp.string)
+            lastError = health.lastError
+            lastErrorAt = health.lastErrorAt.map(ISOTimestamp.string)
+            consecutiveFailures = health.consecutiveFailures
+            lastLoad = LoadInfo(at: health.loadedAt.map(ISOTimestamp.string), problems: health.loadProblems)
+        }
     }
 
     func health(_ request: Request) throws -> Response {
@@ -83,7 +106,9 @@ struct HealthController: RouteCollection {
                 leader: status.leader, status: state.failing ? "failing" : (state.lastSync == nil ? "starting" : "ok"),
                 lastSync: state.lastSync.map(ISOTimestamp.string), lastError: state.lastError)
         }
+        let persistence = context.persistence.map { PersistenceInfo($0()) }
         let degraded = providers.contains { $0.status == "failing" || $0.status == "stale" } || follow?.status == "failing"
+            || persistence?.status == "failing"
         let dto = HealthDTO(
             status: !hasData ? "unavailable" : (degraded ? "degraded" : "ok"),
             version: version,
@@ -95,7 +120,7 @@ struct HealthController: RouteCollection {
                 version: snapshot.version, changedAt: snapshot.changedAt.map(ISOTimestamp.string),
                 ageSeconds: snapshot.changedAt.map { Int(now.timeIntervalSince($0)) }),
             states: counts.keys.sorted().map { HealthDTO.StateCount(state: $0.rawValue, stations: counts[$0]!.0, prices: counts[$0]!.1) },
-            providers: providers, follow: follow)
+            providers: providers, follow: follow, persistence: persistence)
         var response = Response(contentType: "application/json; charset=utf-8", body: try JSONCoding.encode(dto))
         response.status = hasData ? .ok : .serviceUnavailable
         response.headers.add(name: "Cache-Control", value: "no-store")

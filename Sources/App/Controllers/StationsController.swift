@@ -8,7 +8,8 @@ struct StationsController: RouteCollection {
 
     static let defaultRadiusKm = 5.0
     static let maxRadiusKm = 50.0
-    static let maxLimit = 500
+    /// The domain query owns the page-size rule; this is the same number, for the error text and `/v1/tomorrow`.
+    static let maxLimit = StationQuery.maximumLimit
 
     func boot(routes: RoutesBuilder) throws {
         routes.get("v1", "stations", use: list)

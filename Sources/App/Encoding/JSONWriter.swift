@@ -42,11 +42,14 @@ struct JSONWriter {
     }
 
     /// A decimal with at most `places` fraction digits, trailing zeros trimmed (coordinates, distances).
+    /// Non-finite values, and values too large to scale into an `Int` exactly, are written as `null`:
+    /// validation should stop them earlier, but rendering must never trap on data.
     mutating func decimal(_ value: Double, places: Int) {
-        guard value.isFinite else { return null() }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
-        let scaled = Int((abs(value) * scale).rounded())
+        let magnitude = (abs(value) * scale).rounded()
+        guard magnitude.isFinite, magnitude < 0x1p53 else { return null() }
+        let scaled = Int(magnitude)
         let whole = scaled / Int(scale)
         var fraction = scaled % Int(scale)
         if value < 0 && scaled != 0 { bytes.append(0x2D) }

@@ -2,8 +2,10 @@ import Foundation
 import Fuel
 import HTTP
 
-/// The store on disk: snapshot, station-id registry and history, one file each, each written atomically.
-/// Reading never fails the start: a missing file is a fresh start, a corrupt one is moved aside and logged.
+/// The store on disk: snapshot, station-id registry and history, one file each, each written atomically and sealed
+/// with a checksum (`FileSeal`). Reading never fails the start: a missing file is a fresh start; a file whose checksum
+/// or values (`LoadLimits`) are wrong is moved aside, logged and listed in `problems` (shown by `/health`).
+/// Files written before checksums (no trailer) still load, validated value by value.
 struct DataDirectory: Sendable {
     let path: String
     let logger: Logger
@@ -23,54 +25,90 @@ struct DataDirectory: Sendable {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
+    /// Larger files are refused before reading: a sample snapshot is about 1.3 MB.
+    static let maxFileBytes = 512 << 20
+
     struct Loaded {
         var dataset: Dataset
         var hadSnapshot: Bool
         var problems: [String]
     }
 
+    struct Corrupt: Error, CustomStringConvertible {
+        let description: String
+    }
+
     func load() -> Loaded {
         var problems: [String] = []
         let snapshot = readSnapshot(problems: &problems)
-        let registry: StationRegistry? = read(.registry, problems: &problems)
-        let history: History? = read(.history, problems: &problems)
+        let registry: StationRegistry? = read(.registry, problems: &problems, validate: LoadLimits.check)
+        let history: History? = read(.history, problems: &problems, validate: LoadLimits.check)
         let resolvedSnapshot = snapshot ?? .empty
         // The snapshot's own ids are authoritative; the registry adds ids of stations not currently listed.
-        let resolvedRegistry = (registry ?? StationRegistry()).reconciled(with: resolvedSnapshot)
+        let (resolvedRegistry, dropped) = (registry ?? StationRegistry()).repaired(against: resolvedSnapshot)
+        if dropped > 0 {
+            let message = "registry.json: \(dropped) assignments contradicted snapshot.bin (an older registry); the snapshot's ids win"
+            logger.warning("data: \(message)")
+            problems.append(message)
+        }
         return Loaded(
             dataset: Dataset(snapshot: resolvedSnapshot, registry: resolvedRegistry, history: history ?? History()),
             hadSnapshot: snapshot.map { !$0.entries.isEmpty } ?? false,
             problems: problems)
     }
 
-    func save(_ dataset: Dataset) throws {
+    /// Writes all three files (re-creating the directory if it was deleted) and returns what they are on disk now.
+    /// The registry goes first: beside an older snapshot a newer registry only knows more ids, never fewer.
+    @discardableResult
+    func save(_ dataset: Dataset) throws -> [FileIdentity] {
         try prepare()
         let encoder = Self.jsonEncoder()
-        try AtomicFile.write(try SnapshotCodec.encode(dataset.snapshot), to: url(.snapshot))
-        try AtomicFile.write(Array(try encoder.encode(dataset.registry)), to: url(.registry))
-        try AtomicFile.write(Array(try encoder.encode(dataset.history)), to: url(.history))
+        try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.registry))), to: url(.registry))
+        let (snapshot, dropped) = SnapshotCodec.persistable(dataset.snapshot)
+        if dropped > 0 { logger.warning("data: \(dropped) stations or prices hold values a load would refuse; not saved") }
+        try AtomicFile.write(FileSeal.seal(try SnapshotCodec.encode(snapshot)), to: url(.snapshot))
+        try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.history))), to: url(.history))
+        return File.allCases.map { FileIdentity(path: url($0)) }
+    }
+
+    /// Whether the files are still the ones `save` returned (not deleted, replaced or truncated behind our back).
+    func holds(_ saved: [FileIdentity]) -> Bool {
+        saved.allSatisfy { $0.exists && FileIdentity(path: $0.path) == $0 }
     }
 
     private func readSnapshot(problems: inout [String]) -> Snapshot? {
         let binary = url(.snapshot)
         if FileManager.default.fileExists(atPath: binary) {
-            return read(binary, problems: &problems) { bytes in try SnapshotCodec.decode(Array(bytes)) }
+            return read(binary, problems: &problems) { bytes in try SnapshotCodec.decode(bytes) }
         }
         let json = (path as NSString).appendingPathComponent(Self.importableSnapshot)
         guard FileManager.default.fileExists(atPath: json) else { return nil }
         logger.notice("data: importing \(json)")
-        return read(json, problems: &problems) { bytes in try Self.jsonDecoder().decode(Snapshot.self, from: bytes) }
+        return read(json, problems: &problems) { bytes in
+            let snapshot = try Self.jsonDecoder().decode(Snapshot.self, from: Data(bytes))
+            // The binary form carries every check; a round trip through it validates an imported file too.
+            return try SnapshotCodec.decode(try SnapshotCodec.encode(snapshot))
+        }
     }
 
-    private func read<T: Decodable>(_ file: File, problems: inout [String]) -> T? {
-        read(url(file), problems: &problems) { bytes in try Self.jsonDecoder().decode(T.self, from: bytes) }
+    private func read<T: Decodable>(_ file: File, problems: inout [String], validate: (T) throws -> Void) -> T? {
+        read(url(file), problems: &problems) { bytes in
+            let value = try Self.jsonDecoder().decode(T.self, from: Data(bytes))
+            try validate(value)
+            return value
+        }
     }
 
-    private func read<T>(_ path: String, problems: inout [String], decode: (Data) throws -> T) -> T? {
+    private func read<T>(_ path: String, problems: inout [String], decode: ([UInt8]) throws -> T) -> T? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
+            let size = FileIdentity(path: path).size
+            guard size <= Self.maxFileBytes else { throw Corrupt(description: "\(size) bytes, more than any data file can be") }
             guard let data = FileManager.default.contents(atPath: path) else { throw CocoaError(.fileReadUnknown) }
-            return try decode(data)
+            switch FileSeal.open(Array(data)) {
+            case .verified(let payload), .unsealed(let payload): return try decode(payload)
+            case .mismatch: throw Corrupt(description: "checksum mismatch")
+            }
         } catch {
             let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
             try? FileManager.default.moveItem(atPath: path, toPath: aside)

@@ -6,28 +6,56 @@ import Fuel
 import HTTP
 import Synchronization
 
-/// Writes the dataset to the data directory whenever the store publishes a new version (checked every second,
-/// off the request path), and once more on shutdown.
+/// Keeps the data directory equal to the store: checks every second (off the request path) whether the files on
+/// disk still hold the dataset in memory (they may be behind, or deleted, replaced or truncated behind our back)
+/// and saves when not. Failures back off (1 s doubling to 60 s), show in `/health`, and are logged once when saving
+/// starts failing and once when it recovers. Holds the directory's lock (`DataDirectoryLock`) while running.
+// @unchecked: shared state is in `state` (a Mutex); `thread` is set by start() and joined by shutdown() on the lifecycle thread.
 final class PersistenceService: LifecycleService, @unchecked Sendable {
     let name = "persistence"
     private let store: PettyStore
     private let directory: DataDirectory
     private let logger: Logger
     private let interval: TimeInterval
-    private let state = Mutex<(savedVersion: UInt64?, stopping: Bool)>((nil, false))
+    private let lock: DataDirectoryLock
+    private struct State {
+        /// What the files on disk hold, and what those files were when written. Compared with the store's dataset
+        /// (cheap while both share storage), so a change that keeps the snapshot version is saved too.
+        var onDisk: Dataset?
+        var files: [FileIdentity] = []
+        var stopping = false
+        var locked = false
+        var health = PersistenceHealth()
+    }
+    private let state = Mutex(State())
     private let stopped = DispatchSemaphore(value: 0)
     private var thread: Thread?
 
-    init(store: PettyStore, directory: DataDirectory, logger: Logger, savedVersion: UInt64?, interval: TimeInterval = 1) {
+    init(
+        store: PettyStore, directory: DataDirectory, logger: Logger, savedVersion: UInt64?, loadProblems: [String] = [],
+        interval: TimeInterval = 1
+    ) {
         self.store = store
         self.directory = directory
         self.logger = logger
         self.interval = interval
-        state.withLock { $0.savedVersion = savedVersion }
+        self.lock = DataDirectoryLock(directory: directory.path)
+        let files = savedVersion == nil ? [] : DataDirectory.File.allCases.map { FileIdentity(path: directory.url($0)) }
+        let initial = store.current
+        state.withLock {
+            $0.onDisk = savedVersion == initial.version ? initial.dataset : nil
+            $0.files = files
+            $0.health.loadProblems = loadProblems
+            $0.health.loadedAt = Date()
+        }
     }
 
+    var health: PersistenceHealth { state.withLock { $0.health } }
+
+    /// Takes the directory's lock (a second server on the same directory fails to start here), then starts saving.
     func start() throws {
-        try directory.prepare()
+        try lock.acquire()
+        state.withLock { $0.locked = true }
         let thread = Thread { [self] in
             while !state.withLock({ $0.stopping }) {
                 saveIfChanged()
@@ -45,24 +73,57 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
         state.withLock { $0.stopping = true }
         stopped.wait()
         thread = nil
-        saveIfChanged()
+        if !saveIfChanged(ignoringBackoff: true), let error = health.lastError, health.isFailing {
+            logger.error("data: final save on shutdown failed, changes since \(health.lastSave.map(ISOTimestamp.string) ?? "start") are lost: \(error)")
+        }
+        lock.release()
+        state.withLock { $0.locked = false }
     }
 
-    /// Saves the current dataset if its version was not saved yet; returns whether it wrote.
+    /// Saves when the files do not hold the store's current dataset and no backoff is pending.
+    /// Returns whether the files hold it afterwards.
     @discardableResult
-    func saveIfChanged() -> Bool {
+    func saveIfChanged(now: Date = Date(), ignoringBackoff: Bool = false) -> Bool {
         let view = store.current
-        guard state.withLock({ $0.savedVersion }) != view.version else { return false }
+        let (onDisk, files, retryAt, locked) = state.withLock { ($0.onDisk, $0.files, $0.health.retryAt, $0.locked) }
+        let unchanged = onDisk == view.dataset
+        if unchanged, directory.holds(files) { return true }
+        let waiting = !ignoringBackoff && (retryAt.map { now < $0 } ?? false)
+        if waiting { return false }
+        if unchanged, retryAt == nil { logger.notice("data: the files in \(directory.path) were deleted or changed behind the server; saving them again") }
         let started = Date()
         do {
-            try directory.save(view.dataset)
-            state.withLock { $0.savedVersion = view.version }
+            // A deleted directory takes its lock file with it; lock the re-created one.
+            if locked, !lock.isCurrent {
+                try directory.prepare()
+                try lock.acquire()
+            }
+            let files = try directory.save(view.dataset)
+            let recovered = state.withLock { state -> Int in
+                let failures = state.health.consecutiveFailures
+                state.onDisk = view.dataset
+                state.files = files
+                state.health.lastSave = now
+                state.health.consecutiveFailures = 0
+                state.health.retryAt = nil
+                return failures
+            }
+            if recovered > 0 { logger.notice("data: saving to \(directory.path) works again after \(recovered) failed attempts") }
             // A merge parses megabytes of JSON into short-lived objects; give the freed pages back to the system.
             MemoryPressure.releaseFreePages()
             logger.info("data: saved snapshot v\(view.version) (\(view.snapshot.stationCount) stations) to \(directory.path) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
             return true
         } catch {
-            logger.error("data: cannot save to \(directory.path): \(error)")
+            let failures = state.withLock { state -> Int in
+                state.health.consecutiveFailures += 1
+                state.health.lastError = "\(error)"
+                state.health.lastErrorAt = now
+                state.health.retryAt = now.addingTimeInterval(PersistenceHealth.delay(after: state.health.consecutiveFailures, base: interval))
+                return state.health.consecutiveFailures
+            }
+            if failures == 1 {
+                logger.warning("data: cannot save to \(directory.path): \(error); retrying with backoff, /health reports persistence failing")
+            }
             return false
         }
     }

@@ -2,7 +2,8 @@ import Foundation
 import Fuel
 
 /// A compact binary form of the snapshot: loading 8,000 stations from JSON took most of the start-up budget,
-/// this takes a few milliseconds. Statuses (a handful) stay JSON inside it. Any malformation throws.
+/// this takes a few milliseconds. Statuses (a handful) stay JSON inside it. Any malformation, and any value
+/// outside `LoadLimits`, throws; counts are checked before anything is allocated for them.
 enum SnapshotCodec {
     static let magic: [UInt8] = Array("PTYSNAP1".utf8)
 
@@ -60,32 +61,46 @@ enum SnapshotCodec {
         let changedAt = try input.optionalDate()
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        let statuses = try decoder.decode([ProviderStatus].self, from: Data(try input.blob()))
+        let statusBytes = try input.blob()
+        guard statusBytes.count <= LoadLimits.maxStatusesBytes else { throw Malformed(description: "implausible status size") }
+        let statuses = try decoder.decode([ProviderStatus].self, from: Data(statusBytes))
+        try statuses.forEach(LoadLimits.check)
+        guard Set(statuses.map(\.provider)).count == statuses.count else { throw Malformed(description: "duplicate provider status") }
         let count = Int(try input.u32())
-        guard count <= bytes.count / 16 else { throw Malformed(description: "implausible station count \(count)") }
+        guard count <= bytes.count / 16, count <= LoadLimits.maxStations else { throw Malformed(description: "implausible station count \(count)") }
         var entries: [StationEntry] = []
         entries.reserveCapacity(count)
         for _ in 0..<count {
             let id = Int(Int64(bitPattern: try input.u64()))
+            try LoadLimits.check(id: id)
             guard let provider = ProviderID(rawValue: try input.string()) else { throw Malformed(description: "unknown provider") }
             let key = StationKey(provider: provider, sourceID: try input.string())
             let name = try input.string(), brand = try input.string(), address = try input.string(), suburb = try input.string()
             guard let state = AustralianState(rawValue: try input.string()) else { throw Malformed(description: "unknown state") }
             let postcode = try input.optionalString()
             let location = Coordinate(latitude: try input.double(), longitude: try input.double())
+            try LoadLimits.check(location)
             let priceCount = Int(try input.u32())
-            guard priceCount <= 64 else { throw Malformed(description: "implausible price count \(priceCount)") }
+            guard priceCount <= LoadLimits.maxPricesPerStation else { throw Malformed(description: "implausible price count \(priceCount)") }
             var prices: [StationPrice] = []
             prices.reserveCapacity(priceCount)
             for _ in 0..<priceCount {
                 guard let fuel = FuelType(rawValue: try input.string()) else { throw Malformed(description: "unknown fuel") }
                 let tenths = Int(Int64(bitPattern: try input.u64()))
+                try LoadLimits.check(price: tenths)
                 let updatedAt = Date(timeIntervalSince1970: try input.double())
+                try LoadLimits.check(instant: updatedAt.timeIntervalSince1970, "price time")
                 let seenAt = try input.optionalDate()
                 var tomorrow: TomorrowPrice?
-                if try input.byte() == 1 {
+                switch try input.byte() {
+                case 0: break
+                case 1:
                     let tomorrowTenths = Int(Int64(bitPattern: try input.u64()))
-                    tomorrow = TomorrowPrice(price: PriceTenths(tenths: tomorrowTenths), day: try input.string())
+                    try LoadLimits.check(price: tomorrowTenths)
+                    let day = try input.string()
+                    try LoadLimits.check(CalendarDay(day) != nil, "tomorrow day")
+                    tomorrow = TomorrowPrice(price: PriceTenths(tenths: tomorrowTenths), day: day)
+                default: throw Malformed(description: "bad tomorrow flag")
                 }
                 prices.append(StationPrice(fuel: fuel, price: PriceTenths(tenths: tenths), updatedAt: updatedAt, tomorrow: tomorrow, seenAt: seenAt))
             }
@@ -95,9 +110,10 @@ enum SnapshotCodec {
             entries.append(StationEntry(station: station, prices: prices))
         }
         guard input.isAtEnd else { throw Malformed(description: "trailing bytes") }
-        guard Set(entries.map(\.id)).count == entries.count, entries.allSatisfy({ $0.id.rawValue > 0 }) else {
-            throw Malformed(description: "duplicate or invalid station ids")
+        guard Set(entries.map(\.id)).count == entries.count, Set(entries.map(\.station.key)).count == entries.count else {
+            throw Malformed(description: "duplicate station ids or keys")
         }
+        if let changedAt { try LoadLimits.check(instant: changedAt.timeIntervalSince1970, "changedAt") }
         return Snapshot(version: version, changedAt: changedAt, entries: entries, statuses: statuses)
     }
 }
@@ -149,16 +165,24 @@ struct ByteReader {
 
     mutating func string() throws -> String {
         let raw = try blob()
+        guard raw.count <= LoadLimits.maxStringBytes else { throw SnapshotCodec.Malformed(description: "string of \(raw.count) bytes") }
         guard let text = String(validating: raw, as: UTF8.self) else { throw SnapshotCodec.Malformed(description: "invalid UTF-8") }
         return text
     }
 
     mutating func optionalString() throws -> String? {
-        try byte() == 1 ? try string() : nil
+        switch try byte() {
+        case 0: return nil
+        case 1: return try string()
+        default: throw SnapshotCodec.Malformed(description: "bad optional flag at byte \(offset - 1)")
+        }
     }
 
+    /// NaN means absent; anything else must be a plausible instant.
     mutating func optionalDate() throws -> Date? {
         let value = try double()
-        return value.isNaN ? nil : Date(timeIntervalSince1970: value)
+        if value.isNaN { return nil }
+        try LoadLimits.check(instant: value, "date at byte \(offset - 8)")
+        return Date(timeIntervalSince1970: value)
     }
 }

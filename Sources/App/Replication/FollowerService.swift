@@ -1,39 +1,40 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Fuel
 import HTTP
 import Synchronization
 
 /// Follower mode (`PETTY_FOLLOW_URL`): instead of polling providers, copy the leader's dataset over HTTP every
-/// few seconds (a 304 when unchanged). When the leader is down, keep serving the last good copy.
+/// few seconds (a 304 when unchanged). A dataset is applied only when every value is in range
+/// (`DatasetValidation`) and it does not go backwards or shrink (`DatasetTrust`); anything refused, like a
+/// leader that is down, leaves the last good copy served and persisted and shows as `failing` in `/health`.
+// @unchecked: shared state is in `state` (a Mutex); `task` is set by start() and read by shutdown() on the one thread that runs the lifecycle.
 final class FollowerService: LifecycleService, @unchecked Sendable {
     let name = "follower"
     let leader: URL
     private let store: PettyStore
     private let interval: TimeInterval
     private let logger: Logger
-    private let session: URLSession
+    private let downloader: DatasetDownloader
     private let state = Mutex(State())
     private var task: Task<Void, Never>?
 
     struct State {
+        /// The validator to send: of the dataset applied last, or of the one refused last (so an unchanged
+        /// bad dataset costs a 304, not a download, and stays refused).
         var etag: String?
         var lastSync: Date?
         var lastError: String?
         var failing = false
+        /// Set while the leader's current dataset is the one refused.
+        var refusedETag: String?
     }
 
-    init(leader: URL, store: PettyStore, interval: TimeInterval, logger: Logger) {
+    init(leader: URL, store: PettyStore, interval: TimeInterval, limits: FollowLimits = FollowLimits(), logger: Logger) {
         self.leader = leader.appendingPathComponent("internal/v1/dataset")
         self.store = store
         self.interval = interval
         self.logger = logger
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        downloader = DatasetDownloader(limits: limits)
     }
 
     var status: State { state.withLock { $0 } }
@@ -51,47 +52,43 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
     func shutdown() {
         task?.cancel()
         task = nil
-        session.invalidateAndCancel()
+        downloader.invalidate()
     }
 
     /// One conditional GET; returns whether a new dataset was applied.
     @discardableResult
     func syncOnce() async -> Bool {
-        var request = URLRequest(url: leader)
-        if let etag = state.withLock({ $0.etag }) { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        do {
-            let (data, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            switch status {
-            case 304:
-                succeeded(etag: nil)
-                return false
-            case 200:
-                let dataset = try ReplicationPayload.decode(Array(data))
-                let etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag")
+        let (etag, refusedETag) = state.withLock { ($0.etag, $0.refusedETag) }
+        switch await downloader.fetch(leader, etag: etag) {
+        case .failure(let failure):
+            failed(failure.description)
+            return false
+        case .success(.notModified):
+            // Still the dataset refused last time: still failing, for the same reason.
+            if refusedETag == nil { succeeded(etag: nil) }
+            return false
+        case .success(.dataset(let body, let etag)):
+            do {
+                let dataset = try ReplicationPayload.decode(body)
+                if let problem = DatasetValidation.problem(in: dataset) ?? DatasetTrust.refusal(of: dataset.snapshot, holding: store.current.snapshot) {
+                    refused(problem, etag: etag)
+                    return false
+                }
                 store.replace(with: dataset)
                 succeeded(etag: etag)
-                logger.info("follower: applied leader snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations, \(data.count) bytes)")
+                logger.info("follower: applied leader snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations, \(body.count) bytes)")
                 return true
-            default:
-                throw FollowError(description: "leader answered HTTP \(status)")
+            } catch {
+                refused("\(error)", etag: etag)
+                return false
             }
-        } catch let error as URLError {
-            failed(error.localizedDescription)
-            return false
-        } catch {
-            failed("\(error)")
-            return false
         }
-    }
-
-    struct FollowError: Error, CustomStringConvertible {
-        let description: String
     }
 
     private func succeeded(etag: String?) {
         let recovered = state.withLock { state -> Bool in
             if let etag { state.etag = etag }
+            state.refusedETag = nil
             state.lastSync = Date()
             defer { state.failing = false }
             return state.failing
@@ -99,11 +96,21 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
         if recovered { logger.notice("follower: leader reachable again") }
     }
 
+    private func refused(_ reason: String, etag: String?) {
+        state.withLock { state in
+            state.etag = etag
+            state.refusedETag = etag
+        }
+        failed("refused the leader's dataset: \(reason)")
+    }
+
     private func failed(_ message: String) {
         let first = state.withLock { state -> Bool in
-            state.lastError = message
-            defer { state.failing = true }
-            return !state.failing
+            defer {
+                state.failing = true
+                state.lastError = message
+            }
+            return !state.failing || state.lastError != message
         }
         if first {
             logger.error("follower: cannot copy from \(leader.absoluteString) (\(message)); serving the last good snapshot v\(store.current.version)")

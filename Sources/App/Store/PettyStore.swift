@@ -18,6 +18,8 @@ struct PettyContext: Sendable {
     let appStoreID: String?
     /// Set in follower mode: how copying from the leader goes, for `/health`.
     var follower: (@Sendable () -> FollowerStatus)? = nil
+    /// How saving to the data directory goes, for `/health`.
+    var persistence: (@Sendable () -> PersistenceHealth)? = nil
 
     /// "Now" for answers about `state`: the wall clock for live data, the capture instant for sample data.
     func now(for state: AustralianState, in view: PettyView) -> Date {

@@ -90,6 +90,7 @@ struct RenderedSnapshot: Sendable {
 /// The last render's station JSON, kept with the entries it came from (holding them keeps the identity check
 /// sound: a live buffer's address cannot be reused by another array).
 final class RenderMemo: Sendable {
+    // @unchecked: the arrays are immutable values once stored; only the Mutex around the memo changes it.
     struct Memo: @unchecked Sendable {
         var entries: [StationEntry]
         var sources: [ProviderID: DataSource]

@@ -24,7 +24,7 @@ public struct StationQuery: Hashable, Sendable {
     public var offset: Int
 
     public static let defaultLimit = 50
-    public static let maximumLimit = 1_000
+    public static let maximumLimit = 500
 
     public init(
         state: AustralianState? = nil, fuel: FuelType? = nil, brand: String? = nil, near: Coordinate? = nil,

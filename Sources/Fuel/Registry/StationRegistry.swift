@@ -91,3 +91,30 @@ extension StationRegistry {
         return registry
     }
 }
+
+extension StationRegistry {
+    /// The registry made to agree with a snapshot loaded beside it (the two files may come from different saves):
+    /// every snapshot station's key maps to the snapshot's id, assignments that contradict that are dropped, and
+    /// `lastAssigned` covers every id either file has used, so no id is ever handed out twice.
+    /// `dropped` counts the contradicting assignments.
+    public func repaired(against snapshot: Snapshot) -> (registry: StationRegistry, dropped: Int) {
+        var repaired = StationRegistry()
+        var owner: [StationID: StationKey] = [:]
+        for entry in snapshot.entries {
+            repaired.ids[entry.station.key] = entry.id
+            owner[entry.id] = entry.station.key
+        }
+        var dropped = 0
+        for (key, id) in ids where repaired.ids[key] != id {
+            if repaired.ids[key] == nil, owner[id] == nil {
+                repaired.ids[key] = id
+                owner[id] = key
+            } else {
+                dropped += 1
+            }
+        }
+        let highest = max(lastAssigned, snapshot.entries.lazy.map(\.id.rawValue).max() ?? 0)
+        repaired.lastAssigned = highest
+        return (repaired, dropped)
+    }
+}

@@ -2,7 +2,8 @@ import Foundation
 
 /// Everything we serve at one moment: stations with their prices, and each provider's status.
 /// Immutable; every change produces a new snapshot with a higher `version`.
-/// Lookup by id is O(1) through a dense id -> slot table (ids are small and dense).
+/// Lookup by id is O(1) through a dense id -> slot table (ids are small and dense), or a dictionary when the ids
+/// are too sparse for one (outside data with a huge id must not size an array).
 public struct Snapshot: Sendable, Hashable {
     /// Increases by one with every change (merge, failure, rollover). Good for ETags.
     public let version: UInt64
@@ -14,6 +15,8 @@ public struct Snapshot: Sendable, Hashable {
     public let statuses: [ProviderStatus]
     /// `slots[id]` is the index in `entries` of station `id`, or -1.
     private let slots: [Int32]
+    /// Used instead of `slots` (then empty) when the ids are sparse.
+    private let sparseSlots: [Int: Int32]
 
     public static let empty = Snapshot(version: 0, changedAt: nil, entries: [], statuses: [])
 
@@ -35,21 +38,28 @@ public struct Snapshot: Sendable, Hashable {
         self.changedAt = changedAt
         self.entries = sorted
         self.statuses = byProvider.values.sorted { $0.provider < $1.provider }
-        self.slots = Self.slotTable(for: sorted)
+        (self.slots, self.sparseSlots) = Self.slotTables(for: sorted)
     }
 
-    private static func slotTable(for entries: [StationEntry]) -> [Int32] {
+    private static func slotTables(for entries: [StationEntry]) -> ([Int32], [Int: Int32]) {
         let highest = entries.last.map { max(0, $0.id.rawValue) } ?? 0
+        guard highest <= 4 * entries.count + 1024 else {
+            var sparse: [Int: Int32] = [:]
+            sparse.reserveCapacity(entries.count)
+            for (slot, entry) in entries.enumerated() { sparse[entry.id.rawValue] = Int32(slot) }
+            return ([], sparse)
+        }
         var slots = [Int32](repeating: -1, count: highest + 1)
         for (slot, entry) in entries.enumerated() where entry.id.rawValue >= 0 {
             slots[entry.id.rawValue] = Int32(slot)
         }
-        return slots
+        return (slots, [:])
     }
 
     /// The index in `entries` of station `id`, O(1).
     public func slot(of id: StationID) -> Int? {
         let raw = id.rawValue
+        if !sparseSlots.isEmpty { return sparseSlots[raw].map(Int.init) }
         guard raw >= 0, raw < slots.count else { return nil }
         let slot = slots[raw]
         return slot < 0 ? nil : Int(slot)

@@ -8,7 +8,6 @@ import Synchronization
 /// swap, so a reader sees either the whole old view or the whole new one.
 ///
 /// `derive` runs once per published dataset; the App uses it to pre-encode hot responses.
-@available(macOS 15.0, iOS 18.0, *)
 public final class FuelStore<Extra: Sendable>: Sendable {
     public typealias Derive = @Sendable (Dataset, FuelIndex) -> Extra
 
@@ -80,7 +79,6 @@ public final class FuelStore<Extra: Sendable>: Sendable {
     }
 }
 
-@available(macOS 15.0, iOS 18.0, *)
 extension FuelStore where Extra == Void {
     public convenience init(initial: Dataset = Dataset()) {
         self.init(initial: initial, derive: { _, _ in () })

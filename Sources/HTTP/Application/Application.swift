@@ -5,6 +5,7 @@ import Dispatch
 import Synchronization
 
 /// Configure routes and middleware, then `run()`. Routes are frozen into the responder when the server starts.
+// @unchecked: configured on one thread before start(); after that only the frozen responder is shared, and it is immutable.
 public final class Application: RoutesBuilder, @unchecked Sendable {
     public var environment: Environment
     public var server = ServerConfiguration()
@@ -21,11 +22,14 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         self.environment = environment
         let logger = logger ?? Logger(label: "petty", level: environment == .testing ? .warning : .info)
         self.logger = logger
-        self.middleware = [
-            RequestLoggingMiddleware(logger: logger.labelled("http")),
-            ErrorMiddleware(revealDetails: !environment.isRelease, logger: logger),
-        ]
+        self.middleware = []
+        middleware = [requestLog, errors]
     }
+
+    /// The request log the default middleware starts with, for apps that lay out their own list.
+    public var requestLog: RequestLoggingMiddleware { RequestLoggingMiddleware(logger: logger.labelled("http")) }
+    /// The error renderer the default middleware ends with (details hidden in release environments).
+    public var errors: ErrorMiddleware { ErrorMiddleware(revealDetails: !environment.isRelease, logger: logger) }
 
     public func add(_ route: Route) {
         precondition(frozenResponder == nil, "routes are frozen once the application has a responder")
@@ -52,8 +56,11 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     /// The bound port once started (the real one when configured with port 0).
     public var boundPort: Int? { httpServer?.port }
 
-    /// Binds, starts the event loops and the services, and returns.
+    /// Binds, starts the event loops and the services, and returns. A route table with conflicting parameter
+    /// names is refused here with an error, before the router would stop the process.
     public func start() throws {
+        let conflicts = Router.conflicts(in: routes)
+        guard conflicts.isEmpty else { throw RouteConflictError(conflicts: conflicts) }
         let server = HTTPServer(configuration: self.server, responder: responder, logger: logger)
         try server.start()
         httpServer = server
@@ -95,4 +102,10 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         sources.forEach { $0.cancel() }
         logger.notice("stopped")
     }
+}
+
+/// Routes that name one parameter position differently; see `Router.conflicts(in:)`.
+public struct RouteConflictError: Error, CustomStringConvertible {
+    public let conflicts: [String]
+    public var description: String { "conflicting route parameters: \(conflicts.joined(separator: "; "))" }
 }

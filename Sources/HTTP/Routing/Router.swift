@@ -10,12 +10,23 @@ public final class Router: Sendable {
     private let root: Node
     public let routes: [Route]
 
-    /// Builds the trie. Later registrations of the same method and pattern replace earlier ones.
+    /// Builds the trie. Later registrations of the same method and pattern replace earlier ones. Two routes that
+    /// name the same position differently (`/a/:id` and `/a/:slug/x`) are a programming error: one name would
+    /// silently win, and the other route's handler would read a parameter that is never set.
     public init(routes: [Route]) {
         let builder = NodeBuilder()
         for route in routes { builder.insert(route, at: route.path[...]) }
+        precondition(builder.conflicts.isEmpty, "conflicting route parameters: \(builder.conflicts.joined(separator: "; "))")
         self.root = builder.freeze()
         self.routes = routes
+    }
+
+    /// Each place where two routes name the same parameter position differently, e.g.
+    /// `GET /a/:slug/x names :id as :slug`. Empty for a valid route table.
+    public static func conflicts(in routes: [Route]) -> [String] {
+        let builder = NodeBuilder()
+        for route in routes { builder.insert(route, at: route.path[...]) }
+        return builder.conflicts
     }
 
     public func match(method: HTTPMethod, segments: [String]) -> Match {
@@ -88,8 +99,14 @@ extension Router {
         var anything: NodeBuilder?
         var catchall: NodeBuilder?
         var routes: [HTTPMethod: Route] = [:]
+        /// Shared by the whole tree: the root's list is the one read.
+        var conflicts: [String] = []
 
         func insert(_ route: Route, at path: ArraySlice<PathComponent>) {
+            insert(route, at: path, root: self)
+        }
+
+        private func insert(_ route: Route, at path: ArraySlice<PathComponent>, root: NodeBuilder) {
             guard let component = path.first else {
                 routes[route.method] = route
                 return
@@ -101,6 +118,9 @@ extension Router {
                 constants[value] = next
             case .parameter(let name):
                 next = parameter?.1 ?? NodeBuilder()
+                if let existing = parameter?.0, existing != name {
+                    root.conflicts.append("\(route.method.rawValue) /\(route.path.map(\.description).joined(separator: "/")) names :\(existing) as :\(name)")
+                }
                 parameter = (parameter?.0 ?? name, next)
             case .anything:
                 next = anything ?? NodeBuilder()
@@ -111,7 +131,7 @@ extension Router {
                 next.routes[route.method] = route
                 return
             }
-            next.insert(route, at: path.dropFirst())
+            next.insert(route, at: path.dropFirst(), root: root)
         }
 
         func freeze() -> Node {

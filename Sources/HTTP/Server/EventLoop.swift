@@ -24,6 +24,7 @@ final class ServerContext: Sendable {
 }
 
 /// One epoll set on its own thread. Every connection it accepts stays on it; nothing here is shared but the listener.
+// @unchecked: all mutable state belongs to the loop's own thread; other threads only write to its eventfd.
 final class EventLoop: @unchecked Sendable {
     let index: Int
     private let context: ServerContext

@@ -4,6 +4,7 @@ import Glibc
 import CEpoll
 
 /// The listener plus its event loops. `start()` binds and returns; `shutdown()` drains and joins the loops.
+// @unchecked: `listener` and `loops` change only in start() and shutdown(), called from one thread; loops share only atomics.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let context: ServerContext

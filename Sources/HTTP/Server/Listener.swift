@@ -18,6 +18,7 @@ public enum ListenerError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A bound, listening, non-blocking TCP socket shared by every event loop (each polls it with EPOLLEXCLUSIVE).
+// @unchecked: an immutable file descriptor after init; accept4 on it is safe from every loop.
 final class Listener: @unchecked Sendable {
     let fd: Int32
     let host: String

@@ -5,6 +5,7 @@ import Foundation
 /// a gzip bomb, or reading an endless body at loopback speed, outran the delegate, and the chunks queued here took
 /// memory to gigabytes before the size cap could even count them. Adding an operation therefore blocks while
 /// `limit` are already waiting, so at most that many undelivered chunks (16 KiB each from libcurl) exist at a time.
+// @unchecked: OperationQueue is thread-safe but not annotated; our own counter is guarded by its condition lock.
 final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
     private let limit: Int
     /// A blocked producer resumes once the backlog is down to this, not at the first free slot: waking it per

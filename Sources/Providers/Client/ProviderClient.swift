@@ -145,6 +145,7 @@ public final class ProviderClient: Sendable {
 }
 
 /// Holds a data task for cancellation that may arrive before the task exists.
+// @unchecked: `task` and `cancelled` are only touched under `lock`.
 private final class TaskHolder: @unchecked Sendable {
     private let lock = NSLock()
     private var task: URLSessionDataTask?

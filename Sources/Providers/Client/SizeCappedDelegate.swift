@@ -6,6 +6,7 @@ import FoundationNetworking
 /// Collects each task's body and stops reading once it exceeds the task's byte limit (by `Content-Length`
 /// up front, or by counting as data arrives), enforces a whole-request deadline and refuses redirects to another
 /// origin (`SizeCappedDelegate+Redirects.swift`).
+// @unchecked: URLSession calls it from its delegate queue; `pending` is only touched under `lock`.
 final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Pending {
         var limit: Int

@@ -67,7 +67,7 @@ public actor NSWPoller: ProviderPoller {
     }
 
     nonisolated func nextPoll(after now: Date) -> Date {
-        LocalTime.clamp(now.addingTimeInterval(interval), toDailyWindow: Self.windowStartHour, Self.windowEndHour, in: Self.zone)
+        DailyWindow.clamp(now.addingTimeInterval(interval), toDailyWindow: Self.windowStartHour, Self.windowEndHour, in: Self.zone)
     }
 }
 
@@ -99,7 +99,7 @@ public actor TASPoller: ProviderPoller {
     public static func callsPerDay(interval: TimeInterval) -> Int { NSWPoller.polls(perDayEvery: interval) }
 
     public func poll(at now: Date, sink: any ProviderSink) async -> PollOutcome {
-        let next = LocalTime.clamp(now.addingTimeInterval(interval), toDailyWindow: 5, 23, in: Self.zone)
+        let next = DailyWindow.clamp(now.addingTimeInterval(interval), toDailyWindow: 5, 23, in: Self.zone)
         let request = ProviderRequest(base: base, path: Self.path, query: [("states", "TAS")], timeout: timeout)
         let response: ProviderResponse
         switch await client.fetch(request, auth: auth) {

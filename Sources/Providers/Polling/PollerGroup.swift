@@ -6,7 +6,6 @@ import Synchronization
 /// Failures are marked on the sink (data untouched) and retried with backoff: `base` doubling per consecutive
 /// failure up to the poller's interval, with jitter (a random 50–100 % of that). `shutdown` cancels the tasks
 /// (in-flight requests are cancelled too) and waits for them to end.
-@available(macOS 15.0, iOS 18.0, *)
 public final class PollerGroup: Sendable {
     public struct Backoff: Sendable {
         public var base: TimeInterval

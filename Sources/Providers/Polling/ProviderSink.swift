@@ -16,7 +16,6 @@ public protocol ProviderSink: Sendable {
 
 /// A `ProviderSink` over a `FuelStore`: each call is one writer step, so a merge and its next-poll time are
 /// published together (one re-derive, one persisted version).
-@available(macOS 15.0, iOS 18.0, *)
 public struct FuelStoreSink<Extra: Sendable>: ProviderSink {
     public let store: FuelStore<Extra>
 

@@ -56,6 +56,7 @@ public enum SampleData {
 }
 
 /// Collects one result per slot from concurrent workers.
+// @unchecked: `slots` is only touched under `lock`.
 private final class ParallelResults<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [Result<Value, SampleDataError>?]

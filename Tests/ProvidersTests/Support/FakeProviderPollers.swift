@@ -29,23 +29,29 @@ struct PollerHarness {
         ProviderClient(options: .init(maxResponseBytes: cap, retry: Self.retry), secrets: settings.credentials.all)
     }
 
-    var nswAuth: NSWOAuth { NSWOAuth(base: fake.baseURL, apiKey: FakeProvider.apiKey, apiSecret: FakeProvider.apiSecret, timeout: 1) }
+    /// Loopback answers in milliseconds, but a loaded 2-core machine can stall a second: deadlines that are not
+    /// what a test is about are generous, so a slow moment never reads as a provider failure (or a second token).
+    static let roomyTimeout: TimeInterval = 10
 
-    func nsw(auth: NSWOAuth? = nil, cap: Int = 4 << 20) -> NSWPoller {
-        NSWPoller(client: client(cap: cap), auth: auth ?? nswAuth, base: fake.baseURL, interval: 1800, timeout: 1)
+    var nswAuth: NSWOAuth {
+        NSWOAuth(base: fake.baseURL, apiKey: FakeProvider.apiKey, apiSecret: FakeProvider.apiSecret, timeout: Self.roomyTimeout)
     }
 
-    func tas() -> TASPoller { TASPoller(client: client(), auth: nswAuth, base: fake.baseURL, interval: 3600, timeout: 1) }
+    func nsw(auth: NSWOAuth? = nil, cap: Int = 4 << 20, timeout: TimeInterval = roomyTimeout) -> NSWPoller {
+        NSWPoller(client: client(cap: cap), auth: auth ?? nswAuth, base: fake.baseURL, interval: 1800, timeout: timeout)
+    }
 
-    func wa() -> WAPoller { WAPoller(client: client(), base: fake.baseURL, interval: 1800, timeout: 1, spacing: 0) }
+    func tas() -> TASPoller { TASPoller(client: client(), auth: nswAuth, base: fake.baseURL, interval: 3600, timeout: Self.roomyTimeout) }
+
+    func wa() -> WAPoller { WAPoller(client: client(), base: fake.baseURL, interval: 1800, timeout: Self.roomyTimeout, spacing: 0) }
 
     func informed(_ region: InformedSourcesAdapter.Region) -> InformedSourcesPoller {
         InformedSourcesPoller(region: region, client: client(), auth: SubscriberTokenAuth(token: FakeProvider.subscriberToken),
-                              base: fake.baseURL, interval: 300, timeout: 1)
+                              base: fake.baseURL, interval: 300, timeout: Self.roomyTimeout)
     }
 
     func vic() -> VICPoller {
-        VICPoller(client: client(), auth: ConsumerIDAuth(consumerID: FakeProvider.consumerID), base: fake.baseURL, interval: 3600, timeout: 1)
+        VICPoller(client: client(), auth: ConsumerIDAuth(consumerID: FakeProvider.consumerID), base: fake.baseURL, interval: 3600, timeout: Self.roomyTimeout)
     }
 
     /// Runs one step through `PollerGroup` (failure marking, next poll, log line) and returns the log lines.

@@ -1,0 +1,21 @@
+import Foundation
+
+/// How saving to (and the last load from) the data directory goes, for `/health`.
+struct PersistenceHealth: Sendable, Equatable {
+    var lastSave: Date?
+    var lastError: String?
+    var lastErrorAt: Date?
+    var consecutiveFailures = 0
+    /// When the next attempt may run while failing (backoff); nil when healthy.
+    var retryAt: Date?
+    /// What the start-up load could not use (corrupt files moved aside, contradicting registry entries).
+    var loadProblems: [String] = []
+    var loadedAt: Date?
+
+    var isFailing: Bool { consecutiveFailures > 0 }
+
+    /// Backoff after `failures` consecutive failures: 1, 2, 4, ... seconds, at most a minute.
+    static func delay(after failures: Int, base: TimeInterval) -> TimeInterval {
+        min(60, base * Double(1 << min(max(failures - 1, 0), 16)))
+    }
+}
