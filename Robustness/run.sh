@@ -6,8 +6,8 @@
 # directory, two servers on one), and a hostile leader for a follower (empty, older, sample, broken, endless or
 # trickling datasets). Loopback only; every script is bounded and cleans up after itself.
 #
-#   Robustness/run.sh --quick   # CI: < 4 min with a cached release build
-#   Robustness/run.sh           # full: waits for the idle and write timeouts too (~6 min)
+#   Robustness/run.sh --quick   # CI: ~5 min with a cached release build
+#   Robustness/run.sh           # full: waits for the idle and write timeouts too (~8 min)
 #
 # Prints each script's output, then `check | cases tried | failures`, and `N passed, N failed` last.
 # Exit status 0 only when every check passed.

@@ -2,7 +2,7 @@
 redirects to) must never learn our credentials, never put its words into /health, never cost us unbounded
 memory, and never make us drop the data we hold.
 
-    python3 Robustness/upstream.py [--quick] [--only redirect,gzip_bomb,endless,html,garbage,empty]
+    python3 Robustness/upstream.py [--quick] [--only redirect,gzip_bomb,endless,trickle,html,garbage,empty]
 
 First a good fake WA FuelWatch feed (the recorded capture, dated today) gives the server live WA data, which it
 persists; each WA scenario then starts the server on a copy of that data directory with the fake turned hostile
@@ -34,6 +34,7 @@ CAP = 16 << 20                # ProviderClient.Options.maxResponseBytes (counted
 RSS_BOUND_KIB = 300 * 1024    # growth allowed during an attack
 STREAM_SECONDS = 30        # an endless body gives up after this long or STREAM_BYTES (the server should hang up
 STREAM_BYTES = 2 << 30     # long before; a server without a cap must not take the machine down)
+TRICKLE_TIMEOUT = 3        # PETTY_PROVIDER_TIMEOUT_SECONDS for the trickle scenario
 CANARY = "EVIL-ORIGIN-CANARY-5d1e"
 NSW_KEY = "robust-nsw-key-8c2f"
 NSW_SECRET = "robust-nsw-secret-31b7"
@@ -148,6 +149,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.stream_gzip()
         elif mode == "endless":
             self.stream_endless()
+        elif mode == "trickle":
+            self.stream_trickle()
         elif mode == "html":
             self.answer(200, b"<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>FuelWatch is "
                         b"down for maintenance</h1><p>Please try again later.</p></body></html>", "text/html")
@@ -179,6 +182,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.server.sent += len(batch)
             self.wfile.write(tail)
             self.server.sent += len(tail)
+        except OSError:
+            pass
+        self.server.stream_ended = time.time() - started
+
+    def stream_trickle(self):
+        """A valid feed promised in full (Content-Length), sent one byte a second: every read succeeds, so only
+        the whole-request deadline can end it."""
+        body = self.server.feed(False)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/xml; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        started = time.time()
+        try:
+            for byte in body[:STREAM_SECONDS]:
+                if self.server.closing.is_set():
+                    break
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                self.server.sent += 1
+                time.sleep(1)
         except OSError:
             pass
         self.server.stream_ended = time.time() - started
@@ -256,6 +280,7 @@ WA_ATTACKS = {
     # name: (mode, what the error must say, whether memory is the point)
     "gzip_bomb": ("gzip_bomb", "larger than", True),
     "endless": ("endless", "larger than", True),
+    "trickle": ("trickle", "timeout", False),
     "html": ("html", None, False),
     "garbage": ("garbage", None, False),
     "empty": ("empty", None, False),
@@ -269,7 +294,8 @@ def wa_attack(checks, name, fake, seeded, reference, work):
     shutil.copytree(seeded, data)
     fake.reset(mode)
     fake.gate.clear()
-    server = Server(log_level="info", environ=wa_env(fake, 10), data_dir=data)
+    # A trickle ends only at the request deadline, and a timeout is retried (3 attempts): keep the deadline short.
+    server = Server(log_level="info", environ=wa_env(fake, TRICKLE_TIMEOUT if mode == "trickle" else 10), data_dir=data)
     served = [0, 0]  # good answers, requests
 
     def probe():
@@ -302,7 +328,7 @@ def wa_attack(checks, name, fake, seeded, reference, work):
         checks.check(f"{name}: wa reported failing (or stale) with a reason", wa.get("status") in ("failing", "stale")
                      and bool(error), f"{wa.get('status')}: {error}")
         if error_text:
-            checks.check(f"{name}: the error is the size cap ('{error_text}')", error_text in error, error)
+            checks.check(f"{name}: the error says '{error_text}'", error_text in error, error)
         checks.check(f"{name}: /health status degraded", health.get("status") == "degraded", health.get("status", ""))
         checks.check(f"{name}: WA data kept ({reference['stations']} stations, {reference['prices']} prices, live)",
                      wa.get("stations") == reference["stations"] and wa.get("prices") == reference["prices"]
@@ -313,6 +339,10 @@ def wa_attack(checks, name, fake, seeded, reference, work):
         if memory:
             growth = max(peak_rss - base_rss, hwm - base_hwm)
             checks.check(f"{name}: memory growth {growth // 1024} MiB <= {RSS_BOUND_KIB // 1024} MiB", growth <= RSS_BOUND_KIB)
+        if mode == "trickle":
+            # 3 attempts of TRICKLE_TIMEOUT s with backoff of at most 1 s and 2 s between them.
+            checks.check(f"{name}: the request deadline ended it ({elapsed:.1f} s <= {3 * TRICKLE_TIMEOUT + 3 + 5} s)",
+                         elapsed <= 3 * TRICKLE_TIMEOUT + 3 + 5)
         if mode == "endless":
             # The cap must end the transfer, not just stop keeping the bytes: reading on would cost a core and the
             # bandwidth for as long as the upstream likes. Socket and libcurl buffers may take some MiB more.
