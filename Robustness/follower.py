@@ -124,9 +124,11 @@ class LeaderHandler(http.server.BaseHTTPRequestHandler):
         chunk = (good[:65536] * 2)[:65536]
         framed = b"%x\r\n" % len(chunk) + chunk + b"\r\n"
         started = time.time()
+        sent = 0  # its own count: the scenario may end (and reset the leader's) while this still streams
         try:
-            while time.time() - started < STREAM_SECONDS and self.server.sent < STREAM_BYTES and not self.server.closing.is_set():
+            while time.time() - started < STREAM_SECONDS and sent < STREAM_BYTES and not self.server.closing.is_set():
                 self.wfile.write(framed)
+                sent += len(chunk)
                 self.server.sent += len(chunk)
         except OSError:
             pass

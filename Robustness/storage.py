@@ -164,6 +164,8 @@ def enospc(checks, fake, work):
         # What is on disk now must be the live data: restart on it with the fake holding its answer.
         wait_for(lambda: saved_version(server, version), 5)
         server.kill()
+        server.cleanup()
+        server = None
         fake.gate.clear()
         server = Server(log_level="info", environ=wa_env(fake), data_dir=data)
         wa = provider(server.health(), "wa") or {}

@@ -75,6 +75,7 @@ class Fake(http.server.ThreadingHTTPServer):
         self.gate.set()
         self.closing = threading.Event()
         self.shift = 0
+        self.generation = 0
         super().__init__((HOST, free_port()), Handler)
 
     @property
@@ -86,6 +87,7 @@ class Fake(http.server.ThreadingHTTPServer):
 
     def reset(self, mode):
         with self.lock:
+            self.generation += 1  # a stream still running from the last scenario stops counting
             self.mode = mode
             self.requests = []
             self.sent = 0
@@ -165,7 +167,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def redirect(self, location):
         self.answer(302, f"Moved to {location} {CANARY}".encode(), "text/plain", extra=[("Location", location)])
 
+    def count(self, generation, n):
+        with self.server.lock:
+            if self.server.generation == generation:
+                self.server.sent += n
+
+    def ended(self, generation, started):
+        with self.server.lock:
+            if self.server.generation == generation:
+                self.server.stream_ended = time.time() - started
+
     def stream_gzip(self):
+        generation = self.server.generation
         head, unit, tail = self.server.bomb
         units = self.server.bomb_units
         self.send_response(200)
@@ -179,16 +192,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             batch = unit * 64
             for _ in range(units // 64):
                 self.wfile.write(batch)
-                self.server.sent += len(batch)
+                self.count(generation, len(batch))
             self.wfile.write(tail)
-            self.server.sent += len(tail)
+            self.count(generation, len(tail))
         except OSError:
             pass
-        self.server.stream_ended = time.time() - started
+        self.ended(generation, started)
 
     def stream_trickle(self):
         """A valid feed promised in full (Content-Length), sent one byte a second: every read succeeds, so only
         the whole-request deadline can end it."""
+        generation = self.server.generation
         body = self.server.feed(False)
         self.send_response(200)
         self.send_header("Content-Type", "text/xml; charset=utf-8")
@@ -201,15 +215,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     break
                 self.wfile.write(bytes([byte]))
                 self.wfile.flush()
-                self.server.sent += 1
+                self.count(generation, 1)
                 time.sleep(1)
         except OSError:
             pass
-        self.server.stream_ended = time.time() - started
+        self.ended(generation, started)
 
     def stream_endless(self):
         """Chunked XML-looking items, 64 KiB per chunk, as fast as loopback takes them, until the client hangs up
         (or STREAM_SECONDS / STREAM_BYTES)."""
+        generation = self.server.generation
+        sent = [0]
         self.send_response(200)
         self.send_header("Content-Type", "text/xml; charset=utf-8")
         self.send_header("Transfer-Encoding", "chunked")
@@ -220,12 +236,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         started = time.time()
         try:
             self.wfile.write(b"%x\r\n<?xml version=\"1.0\"?><rss><channel>\r\n" % len(b"<?xml version=\"1.0\"?><rss><channel>"))
-            while time.time() - started < STREAM_SECONDS and self.server.sent < STREAM_BYTES and not self.server.closing.is_set():
+            while time.time() - started < STREAM_SECONDS and sent[0] < STREAM_BYTES and not self.server.closing.is_set():
                 self.wfile.write(framed)
-                self.server.sent += len(chunk)
+                sent[0] += len(chunk)
+                self.count(generation, len(chunk))
         except OSError:
             pass
-        self.server.stream_ended = time.time() - started
+        self.ended(generation, started)
 
 
 def provider(health, name):
@@ -272,7 +289,7 @@ def seed(checks, fake, work):
         print(f"  seeded: WA live, {wa['stations']} stations, {wa['prices']} prices, as of {wa.get('as_of')}; "
               f"watching station {station_id}", flush=True)
     finally:
-        server.stop()
+        server.cleanup()  # a graceful stop: the data directory (outside its temp dir) keeps the final save
     return data, reference
 
 
