@@ -18,6 +18,8 @@ import shutil
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "Tests/ProvidersTests/Fixtures"
+# Payloads the server bundles as sample data are not copied into Fixtures/: read them where they live.
+SAMPLE_DATA = ROOT / "Sources/Providers/SampleData"
 CORPUS = ROOT / "Fuzz/corpus"
 
 
@@ -30,7 +32,10 @@ def write(target, name, data):
 
 
 def fixture(name):
-    return (FIXTURES / name).read_bytes()
+    path = FIXTURES / name
+    if not path.exists():
+        path = next(SAMPLE_DATA.rglob(name))
+    return path.read_bytes()
 
 
 def compact(value):

@@ -196,4 +196,29 @@ struct TradingDayWalkTests {
         #expect(board["available"] as? Bool == false)
         #expect(deployment.lines.all.last?.contains("the feed is dated 2026-11-26, not merged") == true, "\(deployment.lines.all)")
     }
+
+    @Test func aFeedOfGhostStationsIsRefusedAndTheRealFeedStillLands() async throws {
+        let deployment = try Deployment(startingAt: Self.perth(Self.day, 9))
+        defer { deployment.stop() }
+        await deployment.poll(at: Self.perth(Self.day, 9))
+        let before = try await deployment.json("/v1/stations?state=WA&limit=1")
+        let count = try require((before["meta"] as? [String: Any])?["total"] as? Int)
+        #expect(count > 300)
+
+        // Three ghost copies of every site: refused, nothing added, WA stale with the reason.
+        deployment.fake.serveGhosts(copies: 3)
+        await deployment.poll(at: Self.perth(Self.day, 9, 31))
+        let after = try await deployment.json("/v1/stations?state=WA&limit=1")
+        #expect((after["meta"] as? [String: Any])?["total"] as? Int == count)
+        var health = try await deployment.waHealth()
+        #expect(health["status"] as? String == "stale")
+        #expect((health["last_error"] as? String)?.hasPrefix("implausible growth") == true, "\(health)")
+
+        // The real feed afterwards is accepted: the ghosts did not raise the bar for it.
+        deployment.fake.serveGhosts(copies: 0)
+        await deployment.poll(at: Self.perth(Self.day, 10, 1))
+        health = try await deployment.waHealth()
+        #expect(health["status"] as? String == "ok")
+        #expect(health["stations"] as? Int == count)
+    }
 }

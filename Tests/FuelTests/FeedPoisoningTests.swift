@@ -99,3 +99,17 @@ import Testing
         #expect(result.snapshot[1]?.price(of: .DL)?.price == PriceTenths(tenths: 2_119))
     }
 }
+
+/// Two rows for one station and fuel in one feed: the newest wins, whichever comes first.
+@Suite struct DuplicateRowTests {
+    @Test(arguments: [false, true])
+    func theNewestOfTwoDuplicateRowsWins(newestFirst: Bool) {
+        let older = Fixture.price(.nsw, "1", 1_899, at: Fixture.now.addingTimeInterval(-3_600))
+        let newer = Fixture.price(.nsw, "1", 1_859, at: Fixture.now)
+        let update = ProviderUpdate(
+            provider: .nsw, stations: [Fixture.station(.nsw, "1")], prices: newestFirst ? [newer, older] : [older, newer], asOf: Fixture.now)
+        let result = Fixture.merge(update)
+        #expect(result.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 1_859))
+        #expect(result.snapshot[1]?.price(of: .U91)?.updatedAt == Fixture.now)
+    }
+}

@@ -81,11 +81,9 @@ struct PricesController: RouteCollection {
             }
             return cursor
         }
+        // Neither: from the beginning (a first sync pages through every current price).
         let asked = try params.date("since")
-        let since = cursor == nil ? asked : nil
-        guard cursor != nil || since != nil else {
-            throw params.bad("since is required (an ISO 8601 instant, e.g. since=2026-01-14T00:00:00Z), or cursor=meta.next_cursor to continue")
-        }
+        let since = cursor == nil ? (asked ?? Date(timeIntervalSince1970: 0)) : nil
         let view = context.store.current
         let timeline = cursor.map { view.index.changes(after: $0) } ?? view.index.changes(since: since!)
         var items: [PriceChangeDTO] = []

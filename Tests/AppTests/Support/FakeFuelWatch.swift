@@ -11,6 +11,8 @@ final class FakeFuelWatch: Sendable {
         var today: CalendarDay
         var tomorrow: CalendarDay?
         var tomorrowRequests = 0
+        /// Copies of every station at shifted coordinates added to today's feed (a broken or hostile feed).
+        var ghostCopies = 0
     }
 
     static let emptyFeed = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>FuelWatch</title></channel></rss>"#
@@ -40,12 +42,35 @@ final class FakeFuelWatch: Sendable {
     /// Publishes tomorrow's prices dated `day` (nil: an empty feed, "not yet").
     func publishTomorrow(dated day: CalendarDay?) { state.withLock { $0.tomorrow = day } }
     var tomorrowRequests: Int { state.withLock { $0.tomorrowRequests } }
+    /// Adds `copies` ghost copies of every station to today's feed (0: the recorded feed again).
+    func serveGhosts(copies: Int) { state.withLock { $0.ghostCopies = copies } }
 
     /// Once the day tomorrow's prices were published for comes, today's feed carries those prices.
     private func todayFeed() -> String {
-        let (today, tomorrow) = state.withLock { ($0.today, $0.tomorrow) }
+        let (today, tomorrow, ghosts) = state.withLock { ($0.today, $0.tomorrow, $0.ghostCopies) }
         let feed = Self.redated(recorded, to: today)
-        return today == tomorrow ? Self.raised(feed, by: 2.0) : feed
+        return Self.withGhosts(today == tomorrow ? Self.raised(feed, by: 2.0) : feed, copies: ghosts)
+    }
+
+    /// Every `<item>` repeated `copies` times, each copy moved 0.01° north per copy and renamed.
+    static func withGhosts(_ rss: String, copies: Int) -> String {
+        guard copies > 0, let start = rss.range(of: "<item>"), let end = rss.range(of: "</item>", options: .backwards) else { return rss }
+        let items = String(rss[start.lowerBound..<end.upperBound])
+        var extra = ""
+        for copy in 1...copies {
+            let regex = try! NSRegularExpression(pattern: #"<latitude>(-?[0-9.]+)</latitude>"#)
+            var moved = ""
+            var last = items.startIndex
+            for match in regex.matches(in: items, range: NSRange(items.startIndex..., in: items)) {
+                let whole = Range(match.range, in: items)!
+                let value = Double(items[Range(match.range(at: 1), in: items)!])!
+                moved += items[last..<whole.lowerBound] + "<latitude>\(value + 0.01 * Double(copy))</latitude>"
+                last = whole.upperBound
+            }
+            moved += items[last...]
+            extra += moved.replacingOccurrences(of: "<trading-name>", with: "<trading-name>Ghost \(copy) ")
+        }
+        return rss.replacingCharacters(in: end.upperBound..<end.upperBound, with: extra)
     }
 
     private func tomorrowFeed() -> String {
