@@ -1,6 +1,7 @@
 """Shared pieces of the robustness suite: start/stop the server and nginx, read raw HTTP responses,
 sample the server process, and count checks. Python 3 standard library only; loopback only."""
 
+import json
 import os
 import shutil
 import signal
@@ -36,7 +37,14 @@ class Checks:
     def __init__(self):
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
         self.failures = []
+
+    def skip(self, name, reason):
+        """An expectation that cannot be tested here (e.g. no permission to mount): counted as passed, listed."""
+        self.passed += 1
+        self.skipped += 1
+        print(f"  SKIP  {name}  [{reason}]", flush=True)
 
     def check(self, name, ok, detail=""):
         if ok:
@@ -52,6 +60,8 @@ class Checks:
             print("failed checks:", flush=True)
             for name in self.failures:
                 print(f"  - {name}", flush=True)
+        if self.skipped:
+            print(f"({self.skipped} of the passed were skipped)", flush=True)
         print(f"{self.passed} passed, {self.failed} failed", flush=True)
         return 0 if self.failed == 0 else 1
 
@@ -88,12 +98,17 @@ class Server:
     """The release binary on a free loopback port, in production mode, with a temp data dir.
     stdout/stderr go to a file (the logger writes synchronously: a pipe nobody drains would block it)."""
 
-    def __init__(self, log_level="warning", public_dir=None, nofile=None, threads=None, env="production"):
+    def __init__(self, log_level="warning", public_dir=None, nofile=None, threads=None, env="production",
+                 environ=None, data_dir=None, ready_timeout=60, ready=(200,)):
+        """`environ`: extra environment variables (e.g. PETTY_PROVIDERS); `data_dir`: use this data directory
+        instead of one inside the temp dir (it is not removed by cleanup); `ready`: /health statuses that count
+        as started (an instance holding no data answers 503)."""
         self.tmp = tempfile.mkdtemp(prefix="petty-robust-")
         self.port = free_port()
         self.log_path = os.path.join(self.tmp, "server.log")
+        self.data_dir = data_dir or os.path.join(self.tmp, "data")
         args = [BINARY, "serve", "--port", str(self.port), "--hostname", HOST,
-                "--data-dir", os.path.join(self.tmp, "data"), "--env", env, "--log-level", log_level]
+                "--data-dir", self.data_dir, "--env", env, "--log-level", log_level]
         if public_dir:
             args += ["--public-dir", public_dir]
         if threads:
@@ -109,18 +124,20 @@ class Server:
 
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     cwd=ROOT, preexec_fn=limits)
+                                     cwd=ROOT, preexec_fn=limits, env=dict(os.environ, **(environ or {})))
         self.pid = self.proc.pid
-        deadline = time.time() + 60
+        deadline = time.time() + ready_timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log_text()[-2000:]}")
+                text = self.log_text()[-2000:]
+                self.cleanup()
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{text}")
             status, _, _ = simple_get(self.port, "/health", timeout=1)
-            if status == 200:
+            if status in ready:
                 return
             time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("server did not answer /health within 60 s")
+        self.cleanup()
+        raise RuntimeError(f"server did not answer /health within {ready_timeout} s")
 
     def alive(self):
         return self.proc.poll() is None
@@ -150,6 +167,23 @@ class Server:
         stop_process(self.proc, signal.SIGTERM)
         self.log.close()
         return self.proc.returncode
+
+    def kill(self):
+        """SIGKILL: no shutdown, no final save."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.log.close()
+
+    def health(self):
+        """The parsed /health body, or None."""
+        status, _, body = simple_get(self.port, "/health", timeout=5)
+        if status is None:
+            return None
+        try:
+            return json.loads(body)
+        except ValueError:
+            return None
 
     def cleanup(self):
         self.stop()
@@ -393,3 +427,26 @@ def require_binary():
     if not os.access(BINARY, os.X_OK):
         print(f"missing {BINARY}: run `swift build -c release --product Run` first", file=sys.stderr)
         sys.exit(2)
+
+
+class PeakMemory:
+    """Samples a process's VmRSS every `every` seconds in a thread; `stop()` returns (peak RSS KiB, VmHWM KiB)."""
+
+    def __init__(self, pid, every=0.05):
+        import threading
+        self.pid = pid
+        self.every = every
+        self.peak = max(0, proc_status_kib(pid, "VmRSS"))
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.stopping.wait(self.every):
+            self.peak = max(self.peak, proc_status_kib(self.pid, "VmRSS"))
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=2)
+        self.peak = max(self.peak, proc_status_kib(self.pid, "VmRSS"))
+        return self.peak, proc_status_kib(self.pid, "VmHWM")

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The robustness suite in one command: hostile clients, request smuggling (direct and behind nginx),
-# static paths and production errors, crash safety of the data (kill -9 while polling and persisting), and
-# secrets (credentials never in logs, /health or error bodies). Loopback only; every script is bounded and cleans up after itself.
+# static paths and production errors, crash safety of the data (kill -9 while polling and persisting),
+# secrets (credentials never in logs, /health or error bodies), and a hostile upstream provider (cross-origin
+# redirects, gzip bomb, endless body, garbage feeds), and storage attacks (full disk, deleted or corrupted data
+# directory, two servers on one), and a hostile leader for a follower (empty, older, sample, broken, endless or
+# trickling datasets). Loopback only; every script is bounded and cleans up after itself.
 #
-#   Robustness/run.sh --quick   # CI: < 4 min with a cached release build
-#   Robustness/run.sh           # full: waits for the idle and write timeouts too (~6 min)
+#   Robustness/run.sh --quick   # CI: ~5 min with a cached release build
+#   Robustness/run.sh           # full: waits for the idle and write timeouts too (~8 min)
 #
 # Prints each script's output, then `check | cases tried | failures`, and `N passed, N failed` last.
 # Exit status 0 only when every check passed.
@@ -14,8 +17,11 @@ cd "$(dirname "$0")/.."
 mode=()
 hostile_limit=600
 crash_limit=600
+upstream_limit=300
+storage_limit=300
+follower_limit=300
 case "${1:-}" in
-    --quick) mode=(--quick); hostile_limit=150; crash_limit=180 ;;
+    --quick) mode=(--quick); hostile_limit=150; crash_limit=180; upstream_limit=120; storage_limit=150; follower_limit=180 ;;
     "") ;;
     *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
 esac
@@ -31,8 +37,8 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-names=(hostile_clients smuggling paths crash_safety leaks)
-limits=("$hostile_limit" 120 120 "$crash_limit" 120)
+names=(hostile_clients smuggling paths crash_safety leaks upstream storage follower)
+limits=("$hostile_limit" 120 120 "$crash_limit" 120 "$upstream_limit" "$storage_limit" "$follower_limit")
 total_passed=0
 total_failed=0
 rows=()
