@@ -11,7 +11,9 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
     private struct Pending {
         var limit: Int
         var label: String
-        var continuation: CheckedContinuation<Result<ProviderResponse, ProviderError>, Never>
+        /// Nil once answered: past the cap the caller hears at once, while libcurl (which on Linux takes seconds,
+        /// sometimes the whole transfer, to act on a cancel) drains the rest into nothing.
+        var continuation: CheckedContinuation<Result<ProviderResponse, ProviderError>, Never>?
         var body = Data()
         var response: HTTPURLResponse?
         /// Set when we cancelled the task ourselves, so completion reports why.
@@ -78,10 +80,23 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let id = dataTask.taskIdentifier
         lock.lock()
-        let tooLarge = pending[dataTask.taskIdentifier]?.receive(data) ?? false
+        let tooLarge = pending[id]?.receive(data) ?? false
+        let limit = pending[id]?.limit ?? 0
+        let early = tooLarge ? answerEarly(id) : nil
         lock.unlock()
-        if tooLarge { Self.cancelSoon(dataTask) }
+        if tooLarge {
+            early?.resume(returning: .failure(.tooLarge(limit: limit)))
+            Self.cancelSoon(dataTask)
+        }
+    }
+
+    /// Takes the continuation out of a task's entry (under `lock`), so completion later answers nobody.
+    private func answerEarly(_ id: Int) -> CheckedContinuation<Result<ProviderResponse, ProviderError>, Never>? {
+        let continuation = pending[id]?.continuation
+        pending[id]?.continuation = nil
+        return continuation
     }
 
     /// Cancels from another thread. `URLSessionTask.cancel()` waits for the task's work queue, where libcurl may
@@ -95,7 +110,7 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
         lock.lock()
         let entry = pending.removeValue(forKey: task.taskIdentifier)
         lock.unlock()
-        guard let entry else { return }
+        guard let entry, let continuation = entry.continuation else { return }
         let result: Result<ProviderResponse, ProviderError>
         if let reason = entry.cancelReason {
             result = .failure(reason)
@@ -110,7 +125,7 @@ final class SizeCappedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
         } else {
             result = .failure(.transport("no HTTP response"))
         }
-        entry.continuation.resume(returning: result)
+        continuation.resume(returning: result)
     }
 
     /// A URLError as a short text: its code's meaning, never `localizedDescription` (which may quote the URL).
