@@ -139,3 +139,31 @@ import HTTP
         #expect(body.contains("\"total\":3"))
     }
 }
+
+/// The VIC trend seeded from the 50 recorded daily payloads.
+@Suite struct SampleTrendTests {
+    @Test func eachVICCaptureIsLabelledByTheDayItDescribes() throws {
+        let history = AppTestSupport.sampleDataset.history
+        let points = history.points(state: .VIC, fuel: .U91)
+        // 50 payloads (vic_prices_2026-07-02 ... 08-21, no 08-06 file), each describing the day before its file date.
+        #expect(points.count == 50)
+        var expected: [String] = []
+        var day = try #require(CalendarDay("2026-07-01"))
+        while day.description <= "2026-08-20" {
+            if day.description != "2026-08-05" { expected.append(day.description) }
+            day = day.advanced(by: 1)
+        }
+        #expect(points.map(\.day) == expected)
+        // 07-26 is there (it was missing when the newest price's date was the label).
+        #expect(points.contains { $0.day == "2026-07-26" })
+    }
+
+    @Test func theNewestVICPointComesFromTheSamePanelAsTheOthers() throws {
+        let points = AppTestSupport.sampleDataset.history.points(state: .VIC, fuel: .U91)
+        let last = try #require(points.last)
+        // The panel has 120 stations; the whole state (the current capture) has ~1,600 U91 prices.
+        #expect(points.allSatisfy { $0.stationCount <= 120 }, "\(last)")
+        let trend = AppTestSupport.sampleDataset.history.trend(state: .VIC, fuel: .U91, days: 90)
+        #expect(trend.through == "2026-08-20")
+    }
+}
