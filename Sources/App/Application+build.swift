@@ -114,6 +114,10 @@ struct DataBootstrap {
         let bundle = try SampleData.load()
         var dataset = dataset
         dataset.history = History.replaying(bundle.history, into: dataset.history, source: .sample)
+        // A recorded history that follows a panel of stations (VIC: 120 of 1,754) must not end on a point over the
+        // whole state: the cycle position would then compare different populations. Such a current payload
+        // is served, but adds no trend point.
+        let panels = Dictionary(bundle.history.map { ($0.provider, $0.stations.count) }, uniquingKeysWith: max)
         for update in bundle.current {
             // QLD and SA were recorded as station lists only (no price payload exists); priceless stations
             // would only be noise, so those states wait for live data.
@@ -122,7 +126,9 @@ struct DataBootstrap {
                 continue
             }
             let (merged, report) = dataset.merging(update, source: .sample, at: update.asOf)
+            let history = dataset.history
             dataset = merged
+            if let panel = panels[update.provider], panel < update.stations.count { dataset.history = history }
             if !report.isApplied { logger.warning("sample \(update.provider.rawValue) not applied: \(report.outcome)") }
         }
         let states = Set(dataset.snapshot.entries.map(\.station.state)).sorted().map(\.rawValue).joined(separator: ",")

@@ -24,6 +24,9 @@ import Testing
         "/v1/stations?offset=1000000",
         "/v1/stations/1276",  // no prices
         "/v1/stations/3370",  // VIC
+        "/v1/stations/2593",  // NSW LPG 89.9 from 2023: stale
+        "/v1/stations/4896",  // VIC 350.0 placeholders: implausible
+        "/v1/averages?state=WA&fuel=U91",  // state row, then metro and regional rows
         "/v1/prices/cheapest?fuel=DL&state=VIC",
         "/v1/prices/cheapest?fuel=u91&near=-31.9523,115.8613&radius_km=50",
         "/v1/prices/cheapest?fuel=LPG&state=QLD",  // no QLD prices in the sample

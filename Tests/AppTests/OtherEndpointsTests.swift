@@ -72,7 +72,9 @@ import Testing
         // The recorded archive misses some days (2026-08-06 was never captured), so a 30-day window has gaps.
         #expect(points.count >= 27)
         #expect(points.count <= 30)
-        #expect(points.last?["day"] as? String == "2026-08-21")
+        // Each capture describes the day before its file date; the whole-state capture of 08-22 (describing 08-21)
+        // is not a point of the 120-station panel, so the panel's last day is the newest.
+        #expect(points.last?["day"] as? String == "2026-08-20")
         let days = points.compactMap { $0["day"] as? String }
         #expect(days == days.sorted())
         let cycle = try require(data["cycle"] as? [String: Any])

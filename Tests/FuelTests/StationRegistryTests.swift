@@ -72,3 +72,54 @@ import Testing
         #expect(registry.assign(Fixture.key(.vic, "4")) == 4)
     }
 }
+
+@Suite struct StationRegistryAliasTests {
+    @Test func aliasesPersistAndAnOldFileLoadsWithoutThem() throws {
+        var registry = StationRegistry()
+        let id = registry.assign(Fixture.key(.wa, "site-3290"))
+        let added = registry.alias(Fixture.key(.wa, "rss:-31.9500,116.0100"), to: id)
+        let ownerAsAlias = registry.alias(Fixture.key(.wa, "site-3290"), to: id)
+        let unassigned = registry.alias(Fixture.key(.wa, "rss:x"), to: StationID(99))
+        #expect(added)
+        #expect(!ownerAsAlias)  // an owner is never an alias
+        #expect(!unassigned)  // never assigned
+        let data = try JSONEncoder().encode(registry)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"aliases\""))
+        let decoded = try JSONDecoder().decode(StationRegistry.self, from: data)
+        #expect(decoded == registry)
+        let old = #"{"lastAssigned":1,"stations":[{"id":1,"provider":"wa","sourceID":"site-3290"}]}"#
+        let loaded = try JSONDecoder().decode(StationRegistry.self, from: Data(old.utf8))
+        #expect(loaded.aliases.isEmpty && loaded.id(for: Fixture.key(.wa, "site-3290")) == StationID(1))
+    }
+
+    @Test func aStationUnderANewKeyWithinFiftyMetresKeepsItsID() {
+        let first = Fixture.merge(ProviderUpdate(
+            provider: .wa, stations: [Fixture.station(.wa, "rss:a", state: .WA, latitude: -31.95, longitude: 115.86),
+                                      Fixture.station(.wa, "rss:b", name: "Other", brand: "BP", state: .WA, latitude: -31.9503, longitude: 115.86)],
+            prices: [Fixture.price(.wa, "rss:a", 1_899), Fixture.price(.wa, "rss:b", 1_909)], asOf: Fixture.now))
+        // "a" moved 4 m; "b" is 33 m from a's old place but listed under its own key: it stays itself.
+        let edited = ProviderUpdate(
+            provider: .wa, stations: [Fixture.station(.wa, "rss:a2", state: .WA, latitude: -31.95004, longitude: 115.86),
+                                      Fixture.station(.wa, "rss:b", name: "Other", brand: "BP", state: .WA, latitude: -31.9503, longitude: 115.86)],
+            prices: [Fixture.price(.wa, "rss:a2", 1_879), Fixture.price(.wa, "rss:b", 1_909)], asOf: Fixture.now)
+        let second = Fixture.merge(edited, into: first.snapshot, registry: first.registry)
+        let idA = first.registry.id(for: Fixture.key(.wa, "rss:a"))!
+        #expect(second.snapshot.entries.count == 2)
+        #expect(second.snapshot[idA]?.prices.first?.price == PriceTenths(tenths: 1_879))
+        #expect(second.snapshot[idA]?.station.location.latitude == -31.95004)
+        #expect(second.registry.aliasedID(for: Fixture.key(.wa, "rss:a2")) == idA)
+        #expect(second.registry.lastAssigned == 2)
+    }
+
+    @Test func aDifferentSiteFarAwayGetsANewID() {
+        let first = Fixture.merge(ProviderUpdate(
+            provider: .wa, stations: [Fixture.station(.wa, "rss:a", state: .WA, latitude: -31.95, longitude: 115.86)],
+            prices: [Fixture.price(.wa, "rss:a", 1_899)], asOf: Fixture.now))
+        let elsewhere = ProviderUpdate(
+            provider: .wa, stations: [Fixture.station(.wa, "rss:z", name: "Far", brand: "Shell", state: .WA, latitude: -32.5, longitude: 115.7)],
+            prices: [Fixture.price(.wa, "rss:z", 1_899)], asOf: Fixture.now)
+        let second = Fixture.merge(elsewhere, into: first.snapshot, registry: first.registry)
+        #expect(second.registry.id(for: Fixture.key(.wa, "rss:z")) == StationID(2))
+        #expect(second.registry.aliases.isEmpty)
+    }
+}

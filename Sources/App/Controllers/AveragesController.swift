@@ -19,15 +19,13 @@ struct AveragesController: RouteCollection {
         let state = try params.state()
         let fuel = try params.fuel()
         let view = context.store.current
+        // Each state row, followed by its region rows where the state has regions (WA: metro, regional).
+        let regional = Dictionary(grouping: view.averages.regional) { StateFuel($0.state, $0.fuel) }
         let rows = view.averages.all
             .filter { (state == nil || $0.state == state) && (fuel == nil || $0.fuel == fuel) }
             .sorted { ($0.state, $0.fuel) < ($1.state, $1.fuel) }
-            .map { average in
-                AverageDTO(
-                    state: average.state.rawValue, fuel: average.fuel.rawValue, fuelName: average.fuel.displayName,
-                    average: Rounded(average.average), min: CentsValue(average.min), max: CentsValue(average.max),
-                    stationCount: average.stationCount)
-            }
+            .flatMap { [$0] + (regional[StateFuel($0.state, $0.fuel)] ?? []) }
+            .map(AverageDTO.init)
         let meta = MetaDTO(view.extra.meta(for: state), total: rows.count)
         return try JSONResponse.content(Envelope(data: rows, meta: meta), lastModified: view.extra.lastModified)
     }

@@ -6,7 +6,8 @@ enum StationEncoding {
     /// VIC's open data is published a day late; clients are told so on every VIC station.
     static let delayHours: [ProviderID: Int] = [.vic: 24]
 
-    static func fragment(_ entry: StationEntry, source: DataSource) -> [UInt8] {
+    /// `standing` says, per fuel, why a price does not count (written as `"stale"` / `"implausible"`).
+    static func fragment(_ entry: StationEntry, source: DataSource, standing: (FuelType) -> PriceStanding = { _ in [] }) -> [UInt8] {
         let station = entry.station
         var json = JSONWriter(capacity: 320 + entry.prices.count * 110)
         json.raw("{\"id\":")
@@ -38,13 +39,21 @@ enum StationEncoding {
         json.raw(",\"prices\":[")
         for (index, price) in entry.prices.enumerated() {
             if index > 0 { json.raw(",") }
-            writePrice(price, into: &json)
+            writePrice(price, standing: standing(price.fuel), into: &json)
         }
         json.raw("]")
         return json.bytes
     }
 
-    static func writePrice(_ price: StationPrice, into json: inout JSONWriter) {
+    /// A slot's price flags folded into one number (two bits per fuel), so a render can tell whether a station's
+    /// JSON written for an earlier snapshot still holds.
+    static func marks(_ entry: StationEntry, standing: (FuelType) -> PriceStanding) -> UInt32 {
+        var marks: UInt32 = 0
+        for price in entry.prices { marks |= UInt32(standing(price.fuel).rawValue & 3) << (2 * UInt32(FuelType.allCases.firstIndex(of: price.fuel)!)) }
+        return marks
+    }
+
+    static func writePrice(_ price: StationPrice, standing: PriceStanding = [], into json: inout JSONWriter) {
         json.raw("{\"fuel\":")
         json.string(price.fuel.rawValue)
         json.raw(",\"fuel_name\":")
@@ -53,6 +62,9 @@ enum StationEncoding {
         json.price(price.price)
         json.raw(",\"updated_at\":")
         json.string(ISOTimestamp.string(price.updatedAt))
+        // Present only when true, so the usual price object is unchanged.
+        if standing.contains(.stale) { json.raw(",\"stale\":true") }
+        if standing.contains(.implausible) { json.raw(",\"implausible\":true") }
         if let tomorrow = price.tomorrow {
             json.raw(",\"tomorrow\":{\"price\":")
             json.price(tomorrow.price)

@@ -29,7 +29,9 @@ struct RenderedSnapshot: Sendable {
         // A status-only change (a failed poll, a next-poll time) keeps the very same entries: reuse all their JSON.
         // Otherwise reuse it station by station where the entry and its source are unchanged (a re-polled feed
         // changes few prices).
-        let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider)
+        // A price's flags (stale, implausible) depend on the whole snapshot, so they are part of what must match.
+        let marks = Self.marks(index)
+        let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider, marks: marks)
         let previous = reused == nil ? memo?.byID() : nil
         let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
         let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases))
@@ -48,11 +50,15 @@ struct RenderedSnapshot: Sendable {
             if let reused {
                 fragment = reused.fragments[slot]
                 hash = reused.hashes[slot]
-            } else if let old = previous?[entry.id], old.entry == entry, old.source == sourceByProvider[entry.station.provider] {
+            } else if let old = previous?[entry.id], old.entry == entry, old.source == sourceByProvider[entry.station.provider],
+                old.marks == marks[slot]
+            {
                 fragment = old.fragment
                 hash = old.hash
             } else {
-                fragment = StationEncoding.fragment(entry, source: sourceByProvider[entry.station.provider] ?? .live)
+                fragment = StationEncoding.fragment(entry, source: sourceByProvider[entry.station.provider] ?? .live) {
+                    index.standing($0, slot: slot)
+                }
                 hash.combine(fragment)
             }
             let contentHash = hash
@@ -69,7 +75,8 @@ struct RenderedSnapshot: Sendable {
             bodies.append(body.bytes)
             etags.append(hash.etag)
         }
-        memo?.remember(entries: snapshot.entries, sources: sourceByProvider, fragments: fragments, hashes: hashes.map { FNV1a(value: $0) })
+        memo?.remember(
+            entries: snapshot.entries, sources: sourceByProvider, marks: marks, fragments: fragments, hashes: hashes.map { FNV1a(value: $0) })
         let changed = snapshot.changedAt ?? Date()
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
         let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified) }
@@ -79,6 +86,13 @@ struct RenderedSnapshot: Sendable {
             metaByState: metaByState, overallMeta: overall,
             clocks: DataClocks(snapshot: snapshot)
         )
+    }
+
+    /// Each slot's price flags (`StationEncoding.marks`).
+    static func marks(_ index: FuelIndex) -> [UInt32] {
+        index.snapshot.entries.indices.map { slot in
+            StationEncoding.marks(index.snapshot.entries[slot]) { index.standing($0, slot: slot) }
+        }
     }
 
     func meta(for state: AustralianState?) -> DataMeta {
@@ -94,34 +108,35 @@ final class RenderMemo: Sendable {
     struct Memo: @unchecked Sendable {
         var entries: [StationEntry]
         var sources: [ProviderID: DataSource]
+        var marks: [UInt32]
         var fragments: [[UInt8]]
         var hashes: [FNV1a]
     }
 
     private let last = Mutex<Memo?>(nil)
 
-    func fragments(for entries: [StationEntry], sources: [ProviderID: DataSource]) -> (fragments: [[UInt8]], hashes: [FNV1a])? {
+    func fragments(for entries: [StationEntry], sources: [ProviderID: DataSource], marks: [UInt32]) -> (fragments: [[UInt8]], hashes: [FNV1a])? {
         last.withLock { memo in
-            guard let memo, memo.sources == sources, Self.sameStorage(memo.entries, entries) else { return nil }
+            guard let memo, memo.sources == sources, memo.marks == marks, Self.sameStorage(memo.entries, entries) else { return nil }
             return (memo.fragments, memo.hashes)
         }
     }
 
     /// The last render per station id, for reuse station by station.
-    func byID() -> [StationID: (entry: StationEntry, source: DataSource?, fragment: [UInt8], hash: FNV1a)]? {
+    func byID() -> [StationID: (entry: StationEntry, source: DataSource?, marks: UInt32, fragment: [UInt8], hash: FNV1a)]? {
         last.withLock { memo in
             guard let memo else { return nil }
-            var table: [StationID: (entry: StationEntry, source: DataSource?, fragment: [UInt8], hash: FNV1a)] = [:]
+            var table: [StationID: (entry: StationEntry, source: DataSource?, marks: UInt32, fragment: [UInt8], hash: FNV1a)] = [:]
             table.reserveCapacity(memo.entries.count)
             for (slot, entry) in memo.entries.enumerated() {
-                table[entry.id] = (entry, memo.sources[entry.station.provider], memo.fragments[slot], memo.hashes[slot])
+                table[entry.id] = (entry, memo.sources[entry.station.provider], memo.marks[slot], memo.fragments[slot], memo.hashes[slot])
             }
             return table
         }
     }
 
-    func remember(entries: [StationEntry], sources: [ProviderID: DataSource], fragments: [[UInt8]], hashes: [FNV1a]) {
-        last.withLock { $0 = Memo(entries: entries, sources: sources, fragments: fragments, hashes: hashes) }
+    func remember(entries: [StationEntry], sources: [ProviderID: DataSource], marks: [UInt32], fragments: [[UInt8]], hashes: [FNV1a]) {
+        last.withLock { $0 = Memo(entries: entries, sources: sources, marks: marks, fragments: fragments, hashes: hashes) }
     }
 
     static func sameStorage(_ a: [StationEntry], _ b: [StationEntry]) -> Bool {

@@ -1,55 +1,63 @@
 import Foundation
 
-/// Average, min, max and station count per state and fuel, computed once per snapshot.
+/// Average, median, min, max and station count per state and fuel (and per region where a state has regions),
+/// computed once per snapshot.
 ///
-/// Left out: tomorrow prices (they are not on sale yet), and prices set more than
-/// `PricePolicy.averageMaxAge` (7 days) before their provider's `asOf` (NSW lists prices years old).
-/// Providers without an `asOf` have no cut-off.
+/// Only prices that count (`PriceJudge`) take part: current (set within `PricePolicy.currentWithinDays` of their
+/// provider's `asOf`; providers without an `asOf` have no cut-off) and plausible (within
+/// `PricePolicy.implausibleDeviation` of the state's median). Tomorrow prices never do: they are not on sale yet.
 public struct Averages: Sendable, Hashable {
-    /// Sorted by state, then fuel.
+    /// State rows, sorted by state, then fuel.
     public let all: [FuelAverage]
+    /// Region rows (`PriceRegion.regionalStates`), sorted by state, fuel, region.
+    public let regional: [FuelAverage]
     private let positions: [StateFuel: Int]
 
     public init(snapshot: Snapshot, states: Set<AustralianState>? = nil) {
-        var cutoffs: [ProviderID: Date] = [:]
-        for status in snapshot.statuses {
-            if let asOf = status.asOf { cutoffs[status.provider] = asOf.addingTimeInterval(-PricePolicy.averageMaxAge) }
-        }
-        struct Accumulator {
-            var sum = 0
-            var count = 0
-            var min = Int.max
-            var max = Int.min
+        self.init(snapshot: snapshot, judge: PriceJudge(snapshot: snapshot), states: states)
+    }
 
-            mutating func add(_ tenths: Int) {
-                sum += tenths
-                count += 1
-                min = Swift.min(min, tenths)
-                max = Swift.max(max, tenths)
-            }
+    public init(snapshot: Snapshot, judge: PriceJudge, states: Set<AustralianState>? = nil) {
+        struct Key: Hashable {
+            var stateFuel: StateFuel
+            var region: PriceRegion?
         }
-        var totals: [StateFuel: Accumulator] = [:]
+        var totals: [Key: [Int]] = [:]
         for entry in snapshot.entries {
             let state = entry.station.state
             if let states, !states.contains(state) { continue }
-            let cutoff = cutoffs[entry.station.provider]
-            for price in entry.prices {
-                if let cutoff, price.updatedAt < cutoff { continue }
-                totals[StateFuel(state, price.fuel), default: Accumulator()].add(price.price.tenths)
+            let region = PriceRegion.of(entry.station)
+            for price in entry.prices where judge.standing(of: price, at: entry.station) == .counts {
+                let stateFuel = StateFuel(state, price.fuel)
+                totals[Key(stateFuel: stateFuel, region: nil), default: []].append(price.price.tenths)
+                if let region { totals[Key(stateFuel: stateFuel, region: region), default: []].append(price.price.tenths) }
             }
         }
-        let all = totals.keys.sorted().map { key -> FuelAverage in
-            let total = totals[key]!
+        func row(_ key: Key) -> FuelAverage {
+            let values = totals[key]!
             return FuelAverage(
-                state: key.state, fuel: key.fuel, average: Double(total.sum) / Double(total.count) / 10,
-                min: PriceTenths(tenths: total.min), max: PriceTenths(tenths: total.max), stationCount: total.count)
+                state: key.stateFuel.state, fuel: key.stateFuel.fuel, region: key.region,
+                average: Double(values.reduce(0, +)) / Double(values.count) / 10,
+                median: PriceJudge.median(of: values) / 10,
+                min: PriceTenths(tenths: values.min()!), max: PriceTenths(tenths: values.max()!), stationCount: values.count)
         }
+        let all = totals.keys.filter { $0.region == nil }.map(\.stateFuel).sorted().map { row(Key(stateFuel: $0, region: nil)) }
         self.all = all
+        var regionKeys: [Key] = totals.keys.filter { $0.region != nil }
+        regionKeys.sort { (a: Key, b: Key) -> Bool in
+            if a.stateFuel != b.stateFuel { return a.stateFuel < b.stateFuel }
+            return a.region! < b.region!
+        }
+        regional = regionKeys.map(row)
         self.positions = Dictionary(uniqueKeysWithValues: all.enumerated().map { (StateFuel($1.state, $1.fuel), $0) })
     }
 
     public subscript(state: AustralianState, fuel: FuelType) -> FuelAverage? {
         positions[StateFuel(state, fuel)].map { all[$0] }
+    }
+
+    public subscript(state: AustralianState, fuel: FuelType, region: PriceRegion) -> FuelAverage? {
+        regional.first { $0.state == state && $0.fuel == fuel && $0.region == region }
     }
 
     /// One state's averages, sorted by fuel.

@@ -14,7 +14,7 @@ extension History {
             guard result.report.isApplied else { continue }
             snapshot = result.snapshot
             registry = result.registry
-            history = history.recording(snapshot, provider: update.provider)
+            history = history.recording(snapshot, provider: update.provider, describedDay: update.describedDay)
         }
         return history
     }

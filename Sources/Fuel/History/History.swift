@@ -52,16 +52,18 @@ public struct History: Hashable, Sendable {
         return history
     }
 
-    /// Records today's points for the states `provider` serves in `snapshot`; today is the local day
-    /// of the provider's `asOf` in each state. Without `asOf` nothing is recorded.
-    public func recording(_ snapshot: Snapshot, provider: ProviderID) -> History {
+    /// Records today's points for the states `provider` serves in `snapshot`: `describedDay` when the update
+    /// said which day it describes, else the day of the provider's `asOf` as `HistoryDay` labels it (WA: the
+    /// trading day). Without `asOf` nothing is recorded.
+    public func recording(_ snapshot: Snapshot, provider: ProviderID, describedDay: CalendarDay? = nil) -> History {
         guard let asOf = snapshot.asOf(provider) else { return self }
         let states = Set(snapshot.entries.lazy.filter { $0.station.provider == provider }.map(\.station.state))
         guard !states.isEmpty else { return self }
         let averages = Averages(snapshot: snapshot, states: states)
         var history = self
         for state in states.sorted() {
-            history = history.recording(averages, state: state, day: state.day(containing: asOf))
+            let day = describedDay ?? HistoryDay.of(asOf: asOf, state: state)
+            history = history.recording(averages, state: state, day: day)
         }
         return history
     }

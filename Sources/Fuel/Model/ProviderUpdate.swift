@@ -71,11 +71,16 @@ public struct ProviderUpdate: Sendable {
     /// The trading day a day-dated feed says its prices are for (WA FuelWatch's `date`); nil for feeds that
     /// carry no such date. A full update dated before the trading day in force is stale and never merged.
     public var tradingDay: CalendarDay?
+    /// The day the payload's prices describe when the adapter knows better than `asOf` (VIC: the day before the
+    /// capture, `HistoryDay.described`); trend points are labelled with it. nil: the day of `asOf`.
+    public var describedDay: CalendarDay?
 
     public init(
         provider: ProviderID, stations: [StationRecord], prices: [PriceRecord],
-        tomorrow: [TomorrowPriceRecord] = [], asOf: Date, isDelta: Bool = false, tradingDay: CalendarDay? = nil
+        tomorrow: [TomorrowPriceRecord] = [], asOf: Date, isDelta: Bool = false, tradingDay: CalendarDay? = nil,
+        describedDay: CalendarDay? = nil
     ) {
+        self.describedDay = describedDay
         self.provider = provider
         self.stations = stations
         self.prices = prices

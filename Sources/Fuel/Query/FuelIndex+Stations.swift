@@ -69,6 +69,7 @@ extension FuelIndex {
         }
         let stateOrdinal = query.state.map { UInt8($0.ordinal) }
         let fuelBase = query.fuel.map { $0.ordinal * entries.count }
+        let ranksByPrice = query.sort == .price
 
         // The plain listing (everything, or one state, in id order) needs no per-station work at all.
         if query.ids == nil, query.near == nil, query.bbox == nil, brandNumber == nil, query.fuel == nil, query.sort == nil {
@@ -86,6 +87,8 @@ extension FuelIndex {
             if let fuelBase {
                 price = Int(priceTable[fuelBase + slot])
                 if price < 0 { return }
+                // Only current, plausible prices are ranked; the others stay visible on their station.
+                if ranksByPrice, standingTable[fuelBase + slot] != 0 { return }
             }
             var distance = distance
             if let near = query.near, distance == .infinity {

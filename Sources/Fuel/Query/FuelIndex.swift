@@ -7,6 +7,8 @@ public final class FuelIndex: Sendable {
     public let snapshot: Snapshot
     public let spatial: SpatialIndex
     public let averages: Averages
+    /// The rules that decide whether each price counts (current, plausible).
+    public let judge: PriceJudge
     /// Slots of each state's stations, by `AustralianState.allCases` position.
     let slotsByState: [[Int]]
     /// State position (`AustralianState.allCases`) per slot.
@@ -17,6 +19,8 @@ public final class FuelIndex: Sendable {
     let brandNumbersByKey: [String: Int32]
     /// Price in tenths at `fuel.ordinal * stationCount + slot`, or -1 when the station lacks the fuel.
     let priceTable: [Int32]
+    /// `PriceStanding` raw value at the same position as `priceTable`; 0 when the price counts.
+    let standingTable: [UInt8]
     /// Position of each slot in name order.
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
@@ -26,7 +30,9 @@ public final class FuelIndex: Sendable {
         self.snapshot = snapshot
         let entries = snapshot.entries
         spatial = SpatialIndex(snapshot: snapshot, cellDegrees: cellDegrees)
-        averages = Averages(snapshot: snapshot)
+        let judge = PriceJudge(snapshot: snapshot)
+        self.judge = judge
+        averages = Averages(snapshot: snapshot, judge: judge)
 
         var byState = [[Int]](repeating: [], count: AustralianState.allCases.count)
         for (slot, entry) in entries.enumerated() { byState[entry.station.state.ordinal].append(slot) }
@@ -45,12 +51,15 @@ public final class FuelIndex: Sendable {
         self.brandNumbersByKey = brandNumbersByKey
 
         var priceTable = [Int32](repeating: -1, count: FuelType.allCases.count * entries.count)
+        var standingTable = [UInt8](repeating: 0, count: priceTable.count)
         for (slot, entry) in entries.enumerated() {
             for price in entry.prices {
                 priceTable[price.fuel.ordinal * entries.count + slot] = Int32(clamping: price.price.tenths)
+                standingTable[price.fuel.ordinal * entries.count + slot] = judge.standing(of: price, at: entry.station).rawValue
             }
         }
         self.priceTable = priceTable
+        self.standingTable = standingTable
 
         let names = entries.map { StationQuery.fold($0.station.name) }
         let order = entries.indices.sorted { names[$0] != names[$1] ? names[$0] < names[$1] : $0 < $1 }
@@ -72,6 +81,11 @@ public final class FuelIndex: Sendable {
     public subscript(id: StationID) -> StationEntry? { snapshot[id] }
 
     func slots(in state: AustralianState) -> [Int] { slotsByState[state.ordinal] }
+
+    /// Whether the price of `fuel` at `slot` counts (empty) or why not.
+    public func standing(_ fuel: FuelType, slot: Int) -> PriceStanding {
+        PriceStanding(rawValue: standingTable[fuel.ordinal * snapshot.entries.count + slot])
+    }
 
     /// The price of `fuel` at `slot` in tenths, or nil.
     @inline(__always)

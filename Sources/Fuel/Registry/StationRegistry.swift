@@ -1,8 +1,14 @@
 /// Maps provider station keys to our station ids. A new key gets the next integer (1, 2, 3, ...);
 /// an id, once given, is never reassigned or reused, even after its station leaves every feed.
 /// Persisted beside the snapshot so ids survive restarts (`/stations/1` is a shared link).
+///
+/// A station that reappears under another key (WA's sample `site-<id>` becoming a live `rss:<lat>,<lng>`, or an
+/// RSS coordinate edit moving its key) keeps its id: the new key is recorded as an alias of the id
+/// (`Snapshot.resolvingIdentities`), and merges file its records under the station's own key.
 public struct StationRegistry: Hashable, Sendable {
     private var ids: [StationKey: StationID]
+    /// Other keys of stations that already have an id: the same site seen through another source or after an edit.
+    public private(set) var aliases: [StationKey: StationID] = [:]
     /// The highest id ever assigned; the next key gets `lastAssigned + 1`.
     public private(set) var lastAssigned: Int
 
@@ -14,6 +20,23 @@ public struct StationRegistry: Hashable, Sendable {
     public var count: Int { ids.count }
 
     public func id(for key: StationKey) -> StationID? { ids[key] }
+
+    /// The id `key` is an alias of, if it is one.
+    public func aliasedID(for key: StationKey) -> StationID? { aliases[key] }
+
+    /// Records `key` as another key of the station `id` (already assigned). False, changing nothing, when the key
+    /// already has an id or alias, or `id` was never assigned.
+    @discardableResult
+    public mutating func alias(_ key: StationKey, to id: StationID) -> Bool {
+        guard ids[key] == nil, aliases[key] == nil, id.rawValue > 0, id.rawValue <= lastAssigned else { return false }
+        aliases[key] = id
+        return true
+    }
+
+    /// The key that owns `id` (not an alias), by a scan: for the rare merge that rewrites an alias.
+    public func key(owning id: StationID) -> StationKey? {
+        ids.first { $0.value == id }?.key
+    }
 
     /// The key's id, assigning the next one if the key is new.
     public mutating func assign(_ key: StationKey) -> StationID {
@@ -31,7 +54,8 @@ public struct StationRegistry: Hashable, Sendable {
 }
 
 extension StationRegistry: Codable {
-    private enum CodingKeys: String, CodingKey { case lastAssigned, stations }
+    /// `aliases` was added later: a file without it loads with none (and older readers ignore it).
+    private enum CodingKeys: String, CodingKey { case lastAssigned, stations, aliases }
 
     private struct Assignment: Codable {
         var id: StationID
@@ -57,6 +81,16 @@ extension StationRegistry: Codable {
         }
         self.ids = ids
         self.lastAssigned = highest
+        var aliases: [StationKey: StationID] = [:]
+        for alias in try container.decodeIfPresent([Assignment].self, forKey: .aliases) ?? [] {
+            let key = StationKey(provider: alias.provider, sourceID: alias.sourceID)
+            guard seen.contains(alias.id), ids[key] == nil, aliases[key] == nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .aliases, in: container, debugDescription: "Invalid alias \(key) -> \(alias.id)")
+            }
+            aliases[key] = alias.id
+        }
+        self.aliases = aliases
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -64,6 +98,11 @@ extension StationRegistry: Codable {
         try container.encode(lastAssigned, forKey: .lastAssigned)
         let list = assignments.map { Assignment(id: $0.id, provider: $0.key.provider, sourceID: $0.key.sourceID) }
         try container.encode(list, forKey: .stations)
+        if !aliases.isEmpty {
+            let aliasList = aliases.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+                .map { Assignment(id: $0.value, provider: $0.key.provider, sourceID: $0.key.sourceID) }
+            try container.encode(aliasList, forKey: .aliases)
+        }
     }
 }
 
@@ -115,6 +154,8 @@ extension StationRegistry {
         }
         let highest = max(lastAssigned, snapshot.entries.lazy.map(\.id.rawValue).max() ?? 0)
         repaired.lastAssigned = highest
+        let owned = Set(repaired.ids.values)
+        for (key, id) in aliases where repaired.ids[key] == nil && owned.contains(id) { repaired.aliases[key] = id }
         return (repaired, dropped)
     }
 }

@@ -6,8 +6,18 @@ public enum PricePolicy {
     /// and is dropped price by price (never the whole feed).
     public static let plausible = PriceTenths(tenths: 500)...PriceTenths(tenths: 5_000)
 
-    /// Prices older than this relative to their provider's as-of instant are left out of averages and trends.
-    public static let averageMaxAge: TimeInterval = 7 * 86_400
+    /// A price counts as current when it was set at most this many days before its provider's as-of instant.
+    /// In slow markets a price stands for weeks (ACT: 6 of 57 U91 prices are under 7 days old, 30 under 30),
+    /// so the window is a month. Older prices stay on their station, flagged `stale`, and are left out of
+    /// averages, trends, cheapest and `sort=price`. Clients are told the window (`current_within_days`).
+    public static let currentWithinDays = 30
+
+    /// `currentWithinDays` in seconds.
+    public static let currentMaxAge: TimeInterval = TimeInterval(currentWithinDays) * 86_400
+
+    /// A price further than this share from its state's median for the fuel is a placeholder or a typo
+    /// (a station listing 350.0 for every fuel): kept and flagged `implausible`, but never ranked or averaged.
+    public static let implausibleDeviation = 0.40
 
     /// Two prices within this many tenths (0.1 c) count as the same.
     public static let sameWithinTenths = 1

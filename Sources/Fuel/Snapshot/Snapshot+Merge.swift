@@ -29,11 +29,16 @@ extension Snapshot {
     ///   sample): a full update dated a trading day that has already ended is rejected as stale (FuelWatch's
     ///   caches serve yesterday's feed for a while after 06:00), and tomorrow records for any day but the next
     ///   trading day are dropped. The provider's `tomorrow` says which next-day prices it holds and since when.
-    /// - Ids come from `registry`, so a station keeps its id across removals and the sample/live swap.
+    /// - Ids come from `registry`, so a station keeps its id across removals and the sample/live swap; a known site
+    ///   under a new key (another source, a coordinate edit) keeps its id too (`resolvingIdentities`).
     public func merging(
         _ update: ProviderUpdate, registry: StationRegistry, source: DataSource = .live, at now: Date
     ) -> MergeResult {
         let provider = update.provider
+        // A known site under a new key keeps its id (see `resolvingIdentities`); the aliases are kept only if the
+        // merge is applied.
+        var resolvedRegistry = registry
+        let update = resolvingIdentities(of: update, registry: &resolvedRegistry)
         let previous = status(of: provider)
         var report = MergeReport(provider: provider, source: source, isDelta: update.isDelta, outcome: .applied)
 
@@ -74,7 +79,7 @@ extension Snapshot {
         // Live data replacing samples (or a first feed) replaces them at once; otherwise an unlisted station goes
         // only after several full feeds in a row agree.
         var builder = MergeBuilder(
-            snapshot: self, provider: provider, registry: registry, now: now,
+            snapshot: self, provider: provider, registry: resolvedRegistry, now: now,
             absences: previous?.pendingRemoval ?? [:], removesAtOnce: previous == nil || previous?.source == .sample || source == .sample)
         if update.isDelta || tomorrowOnly {
             builder.applyDelta(input)

@@ -22,7 +22,7 @@ public struct Dataset: Hashable, Codable, Sendable {
         next.snapshot = result.snapshot
         next.registry = result.registry
         if result.report.isApplied {
-            next.history = history.recording(result.snapshot, provider: update.provider)
+            next.history = history.recording(result.snapshot, provider: update.provider, describedDay: update.describedDay)
         }
         return (next, result.report)
     }

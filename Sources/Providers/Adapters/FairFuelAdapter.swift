@@ -50,7 +50,10 @@ public enum FairFuelAdapter {
                 prices.append(PriceRecord(station: key, fuel: fuel, price: price, updatedAt: updatedAt))
             }
         }
-        let update = ProviderUpdate(provider: .vic, stations: stations, prices: prices, asOf: prices.lazy.map(\.updatedAt).max() ?? fetchedAt)
+        // Trend points are labelled by the day the capture describes (the day before it), not the newest price's day.
+        let update = ProviderUpdate(
+            provider: .vic, stations: stations, prices: prices, asOf: prices.lazy.map(\.updatedAt).max() ?? fetchedAt,
+            describedDay: HistoryDay.described(capturedAt: fetchedAt, provider: .vic, state: .VIC))
         return Adapted(update: update, tally: tally)
     }
 
