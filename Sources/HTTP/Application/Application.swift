@@ -69,12 +69,14 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         }
     }
 
-    /// Stops services, drains the server, then runs the shutdown hooks. Safe to call twice.
+    /// The one shutdown order, safe to call twice: the listener closes (new connections are refused at once),
+    /// in-flight requests finish within the grace period, services stop in reverse registration order (so the
+    /// first registered, persistence, stops last and saves after every writer has stopped), then the hooks run.
     public func shutdown() {
-        for service in services.reversed() { service.shutdown() }
-        services = []
         httpServer?.shutdown()
         httpServer = nil
+        for service in services.reversed() { service.shutdown() }
+        services = []
         let hooks = shutdownHooks
         shutdownHooks = []
         hooks.forEach { $0() }

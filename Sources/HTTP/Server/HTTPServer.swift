@@ -38,10 +38,13 @@ public final class HTTPServer: @unchecked Sendable {
         loops.forEach { $0.start() }
     }
 
-    /// Stops accepting, lets in-flight requests finish (up to the grace period), closes the rest, and returns
-    /// when every loop has ended.
+    /// Refuses new connections at once, lets in-flight requests finish (up to the grace period), closes the rest,
+    /// and returns when every loop has ended.
     public func shutdown() {
         loops.forEach { $0.requestDrain() }
+        // After the drain request, so a loop woken by the dead listener finds the drain flag and unregisters it
+        // instead of spinning; before the loops finish, because a loop busy with a slow request cannot.
+        listener?.stopAccepting()
         loops.forEach { $0.waitUntilFinished() }
         loops = []
         listener?.close()
