@@ -11,15 +11,17 @@ public final class HTTPServer: @unchecked Sendable {
     private var listener: Listener?
     private var loops: [EventLoop] = []
 
-    public init(configuration: ServerConfiguration, responder: Responder, logger: Logger) {
+    /// `metrics` receives the bytes sent and the open connections (the responder counts requests).
+    public init(configuration: ServerConfiguration, responder: Responder, metrics: HTTPMetrics? = nil, logger: Logger) {
         self.configuration = configuration
-        self.context = ServerContext(configuration: configuration, responder: responder, logger: logger)
+        let metrics = metrics ?? HTTPMetrics(routePatterns: [], loops: configuration.threads)
+        self.context = ServerContext(configuration: configuration, responder: responder, metrics: metrics, logger: logger)
     }
 
     /// The bound port (useful with port 0); nil before `start()`.
     public var port: Int? { listener?.port }
 
-    public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
+    public var openConnections: Int { context.metrics.openConnections.load(ordering: .relaxed) }
 
     public func start() throws(ListenerError) {
         Sys.ignoreSIGPIPE()
