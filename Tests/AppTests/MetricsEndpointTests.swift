@@ -5,6 +5,7 @@ import FoundationNetworking
 import HTTP
 import Testing
 @testable import App
+@testable import Providers
 
 @Suite(.serialized) struct MetricsEndpointTests {
     func get(_ port: Int, _ path: String) async throws -> (status: Int, body: String, contentType: String?) {
@@ -74,5 +75,24 @@ import Testing
         let relayed = try app.test(.GET, "/metrics", headers: ["X-Forwarded-For": "203.0.113.9"], peer: "127.0.0.1")
         #expect(relayed.status == .notFound)
         #expect(!relayed.bodyString.contains("petty_"))
+    }
+}
+
+@Suite struct FuelMetricsTests {
+    @Test func pollOutcomesArePerProviderWithEveryOutcomeListed() throws {
+        let polls = PollStats()
+        polls.record(.ok, for: .wa, seconds: 0.5)
+        polls.record(.ok, for: .wa, seconds: 0.25)
+        polls.record(.failed, for: .wa, seconds: 1)
+        let context = PettyContext(store: makePettyStore(AppTestSupport.sampleDataset), clock: { Date() }, startedAt: Date(), appStoreID: nil)
+        var out = PrometheusText()
+        FuelMetrics(context: context, polls: polls).write(to: &out, now: Date())
+        let lines = out.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains(#"petty_provider_polls_total{provider="wa",outcome="ok"} 2"#))
+        #expect(lines.contains(#"petty_provider_polls_total{provider="wa",outcome="failed"} 1"#))
+        #expect(lines.contains(#"petty_provider_polls_total{provider="wa",outcome="rejected"} 0"#))
+        #expect(lines.contains(#"petty_provider_poll_duration_seconds_count{provider="wa"} 3"#))
+        #expect(lines.contains(#"petty_provider_poll_duration_seconds_sum{provider="wa"} 1.75"#))
+        #expect(lines.filter { $0 == "# TYPE petty_provider_polls_total counter" }.count == 1)
     }
 }
