@@ -55,10 +55,10 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
 
     /// Returns once the sync loop has ended, so no copy lands in the store after persistence's final save.
     func shutdown() {
-        guard let task else { return }
-        task.cancel()
-        self.task = nil
+        task?.cancel()
         downloader.invalidate()
+        guard task != nil else { return }
+        task = nil
         if taskEnded.wait(timeout: .now() + limits.deadline + 2) == .timedOut {
             logger.warning("follower: the sync did not stop within \(Int(limits.deadline + 2))s; leaving it to the process exit")
         }
