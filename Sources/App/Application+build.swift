@@ -33,6 +33,7 @@ func assembleApplication(
     app.register(service: persistence)
     // A follower copies the leader's dataset instead of polling: one set of provider calls per deployment.
     var follower: FollowerService?
+    var polls: PollStats?
     if let leader = config.followURL {
         let service = FollowerService(
             leader: leader, store: store.store, interval: config.followSeconds, limits: config.followLimits,
@@ -40,7 +41,7 @@ func assembleApplication(
         app.register(service: service)
         follower = service
     } else {
-        registerProviderPollers(app, config: config, store: store.store, logger: logger)
+        polls = registerProviderPollers(app, config: config, store: store.store, logger: logger).group.stats
     }
     let context = PettyContext(
         store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID,
@@ -60,6 +61,9 @@ func assembleApplication(
     ]
     try routes(app, context: context)
     try app.register(collection: ReplicationController(context: context, allowed: config.followers))
+    try app.register(collection: MetricsController(
+        access: InternalAccess(allowed: config.followers), fuel: FuelMetrics(context: context, polls: polls),
+        http: { [weak app] in app?.metrics.snapshot() }))
     return (app, store.store)
 }
 

@@ -359,6 +359,11 @@ else
 fi
 WEB /.env
 if [ "$CODE" = 404 ]; then pass "dotfiles in Public/ are not served (404)"; else fail "dotfiles in Public/ are not served (404)" "got $CODE"; fi
+# The internal endpoints answer loopback, and nginx connects from loopback: only nginx's own 404 keeps them private.
+for path in /internal/v1/dataset /metrics; do
+    WEB "$path"
+    if [ "$CODE" = 404 ] && ! grep -q petty_ "$TMP/body"; then pass "$path not served through nginx (404)"; else fail "$path not served through nginx (404)" "got $CODE"; fi
+done
 
 # One request line per request in supervisor's stdout log, with the client nginx forwarded.
 MARK="ops-check-$$-$RANDOM"

@@ -6,6 +6,8 @@ struct PersistenceHealth: Sendable, Equatable {
     var lastError: String?
     var lastErrorAt: Date?
     var consecutiveFailures = 0
+    /// Failed saves since start (for `/metrics`; `consecutiveFailures` resets on success).
+    var totalFailures = 0
     /// When the next attempt may run while failing (backoff); nil when healthy.
     var retryAt: Date?
     /// What the start-up load could not use (corrupt files moved aside, contradicting registry entries).

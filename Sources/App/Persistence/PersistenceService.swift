@@ -116,6 +116,7 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
         } catch {
             let failures = state.withLock { state -> Int in
                 state.health.consecutiveFailures += 1
+                state.health.totalFailures += 1
                 state.health.lastError = "\(error)"
                 state.health.lastErrorAt = now
                 state.health.retryAt = now.addingTimeInterval(PersistenceHealth.delay(after: state.health.consecutiveFailures, base: interval))

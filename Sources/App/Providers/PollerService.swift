@@ -49,7 +49,9 @@ final class PollerService: LifecycleService {
 }
 
 /// Registers the pollers on `app` (they start with `app.start()`/`run()`, never in in-memory tests).
-func registerProviderPollers(_ app: Application, config: AppConfiguration, store: PettyStore, logger: Logger) {
+@discardableResult
+func registerProviderPollers(_ app: Application, config: AppConfiguration, store: PettyStore, logger: Logger) -> PollerService {
     let service = PollerService(settings: config.providers, sink: FuelStoreSink(store: store), logger: logger.labelled("providers"))
     app.register(service: service)
+    return service
 }

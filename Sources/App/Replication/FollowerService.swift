@@ -14,9 +14,11 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
     private let store: PettyStore
     private let interval: TimeInterval
     private let logger: Logger
+    private let limits: FollowLimits
     private let downloader: DatasetDownloader
     private let state = Mutex(State())
     private var task: Task<Void, Never>?
+    private let taskEnded = DispatchSemaphore(value: 0)
 
     struct State {
         /// The validator to send: of the dataset applied last, or of the one refused last (so an unchanged
@@ -34,6 +36,7 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
         self.store = store
         self.interval = interval
         self.logger = logger
+        self.limits = limits
         downloader = DatasetDownloader(limits: limits)
     }
 
@@ -42,6 +45,7 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
     func start() throws {
         logger.notice("follower: copying the dataset from \(leader.absoluteString) every \(Int(interval))s; providers are not polled")
         task = Task.detached { [self] in
+            defer { taskEnded.signal() }
             while !Task.isCancelled {
                 await syncOnce()
                 try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
@@ -49,10 +53,15 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
         }
     }
 
+    /// Returns once the sync loop has ended, so no copy lands in the store after persistence's final save.
     func shutdown() {
         task?.cancel()
-        task = nil
         downloader.invalidate()
+        guard task != nil else { return }
+        task = nil
+        if taskEnded.wait(timeout: .now() + limits.deadline + 2) == .timedOut {
+            logger.warning("follower: the sync did not stop within \(Int(limits.deadline + 2))s; leaving it to the process exit")
+        }
     }
 
     /// One conditional GET; returns whether a new dataset was applied.
@@ -74,6 +83,8 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
                     refused(problem, etag: etag)
                     return false
                 }
+                // Shutting down: writers have been told to stop, so the store stays as the final save will find it.
+                guard !Task.isCancelled else { return false }
                 store.replace(with: dataset)
                 succeeded(etag: etag)
                 logger.info("follower: applied leader snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations, \(body.count) bytes)")

@@ -3,9 +3,7 @@ import Fuel
 import HTTP
 
 /// `GET /internal/v1/dataset`: the leader's dataset for followers (`PETTY_FOLLOW_URL`), with a conditional GET
-/// so an unchanged dataset costs one 304. Only clients in `PETTY_FOLLOWERS` (default loopback) may read it;
-/// anyone else gets the same 404 as an unknown path. The client address is the one `TrustedProxyMiddleware`
-/// settled on, so a request relayed by nginx is judged by its real origin.
+/// so an unchanged dataset costs one 304. Only `InternalAccess` clients may read it.
 struct ReplicationController: RouteCollection {
     let context: PettyContext
     let allowed: [IPAddressRange]
@@ -15,9 +13,7 @@ struct ReplicationController: RouteCollection {
     }
 
     func dataset(_ request: Request) throws -> Response {
-        guard let client = IPAddress(request.clientAddress), allowed.contains(where: { $0.contains(client) }) else {
-            throw RouteNotFound()
-        }
+        try InternalAccess(allowed: allowed).check(request)
         let view = context.store.current
         let etag = ReplicationPayload.etag(view.snapshot)
         var headers: HTTPHeaders = [

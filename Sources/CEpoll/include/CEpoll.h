@@ -17,5 +17,10 @@ static inline unsigned int cepoll_err(void) { return EPOLLERR; }
 static inline unsigned int cepoll_hup(void) { return EPOLLHUP; }
 static inline unsigned int cepoll_rdhup(void) { return EPOLLRDHUP; }
 static inline unsigned int cepoll_et(void) { return EPOLLET; }
+
+// Relaxed atomic counters in a plain buffer (Swift's Atomic cannot live in one): each event loop adds to its own
+// cells, so the add never contends; a metrics scrape reads them from another thread.
+static inline void cepoll_counter_add(unsigned long long *cell, unsigned long long n) { __atomic_fetch_add(cell, n, __ATOMIC_RELAXED); }
+static inline unsigned long long cepoll_counter_load(const unsigned long long *cell) { return __atomic_load_n(cell, __ATOMIC_RELAXED); }
 #endif
 #endif

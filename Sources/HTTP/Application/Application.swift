@@ -48,10 +48,13 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     /// The responder every request goes through, built once.
     public var responder: DefaultResponder {
         if let frozenResponder { return frozenResponder }
-        let responder = DefaultResponder(routes: routes, middleware: middleware)
+        let responder = DefaultResponder(routes: routes, middleware: middleware, loops: server.threads)
         frozenResponder = responder
         return responder
     }
+
+    /// Requests by route and status, latencies, bytes sent and open connections, summed over the event loops.
+    public var metrics: HTTPMetrics { responder.metrics }
 
     /// The bound port once started (the real one when configured with port 0).
     public var boundPort: Int? { httpServer?.port }
@@ -61,7 +64,7 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     public func start() throws {
         let conflicts = Router.conflicts(in: routes)
         guard conflicts.isEmpty else { throw RouteConflictError(conflicts: conflicts) }
-        let server = HTTPServer(configuration: self.server, responder: responder, logger: logger)
+        let server = HTTPServer(configuration: self.server, responder: responder, metrics: responder.metrics, logger: logger)
         try server.start()
         httpServer = server
         for service in services {
@@ -69,12 +72,14 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         }
     }
 
-    /// Stops services, drains the server, then runs the shutdown hooks. Safe to call twice.
+    /// The one shutdown order, safe to call twice: the listener closes (new connections are refused at once),
+    /// in-flight requests finish within the grace period, services stop in reverse registration order (so the
+    /// first registered, persistence, stops last and saves after every writer has stopped), then the hooks run.
     public func shutdown() {
-        for service in services.reversed() { service.shutdown() }
-        services = []
         httpServer?.shutdown()
         httpServer = nil
+        for service in services.reversed() { service.shutdown() }
+        services = []
         let hooks = shutdownHooks
         shutdownHooks = []
         hooks.forEach { $0() }

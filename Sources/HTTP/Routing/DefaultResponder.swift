@@ -1,17 +1,26 @@
 /// The application's responder, built once at boot: global middleware folded around every route,
 /// and around the miss paths (404, 405, OPTIONS, 501) so those render like any other response.
+/// Each chain is measured as a whole into `metrics`, counted under its route pattern.
 public final class DefaultResponder: Responder {
     public let router: Router
+    public let metrics: HTTPMetrics
     private let missResponder: Responder
 
-    public init(routes: [Route], middleware: [any Middleware]) {
+    /// `loops`: how many event loops count requests (one block of counters each).
+    public init(routes: [Route], middleware: [any Middleware], loops: Int = 1) {
+        let metrics = HTTPMetrics(routePatterns: routes.map(\.path.pattern), loops: loops)
         let router = Router(routes: routes.map { route in
-            Route(method: route.method, path: route.path, responder: middleware.makeResponder(chainingTo: route.responder))
+            let chain = middleware.makeResponder(chainingTo: route.responder)
+            return Route(
+                method: route.method, path: route.path,
+                responder: MeasuredResponder(slot: metrics.slot(for: route.path.pattern), metrics: metrics, inner: chain))
         })
         self.router = router
-        self.missResponder = middleware.makeResponder(chainingTo: ClosureResponder { request in
+        self.metrics = metrics
+        let miss = middleware.makeResponder(chainingTo: ClosureResponder { request in
             try DefaultResponder.respondToMiss(request, router: router)
         })
+        self.missResponder = MeasuredResponder(slot: metrics.slot(for: nil), metrics: metrics, inner: miss)
     }
 
     public func respond(to request: Request) throws -> Response {

@@ -11,12 +11,13 @@ final class ServerContext: Sendable {
     let responder: Responder
     let logger: Logger
     let parser: HTTPRequestParser
-    let openConnections = Atomic<Int>(0)
+    let metrics: HTTPMetrics
     let serverName: [UInt8]
 
-    init(configuration: ServerConfiguration, responder: Responder, logger: Logger) {
+    init(configuration: ServerConfiguration, responder: Responder, metrics: HTTPMetrics, logger: Logger) {
         self.configuration = configuration
         self.responder = responder
+        self.metrics = metrics
         self.logger = logger
         self.parser = HTTPRequestParser(limits: configuration.limits)
         self.serverName = Array(configuration.serverName.utf8)
@@ -156,9 +157,9 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<64 {
             switch listener.accept() {
             case .accepted(let fd, let peer):
-                let open = context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+                let open = context.metrics.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
                 if open > context.configuration.maxConnections || drainDeadline != nil {
-                    context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                    context.metrics.openConnections.wrappingSubtract(1, ordering: .relaxed)
                     rejectOverCapacity(fd)
                     continue
                 }
@@ -336,6 +337,7 @@ final class EventLoop: @unchecked Sendable {
             case .bytes(let n):
                 connection.outboundStart += n
                 connection.lastWriteProgressAt = now
+                context.metrics.recordBytesSent(n, loop: index)
             case .wouldBlock:
                 setWriteInterest(connection, true)
                 return
@@ -394,7 +396,7 @@ final class EventLoop: @unchecked Sendable {
         guard connection.fd >= 0, Int(connection.fd) < connections.count, connections[Int(connection.fd)] === connection else { return }
         connections[Int(connection.fd)] = nil
         connectionCount -= 1
-        context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        context.metrics.openConnections.wrappingSubtract(1, ordering: .relaxed)
         _ = epoll_ctl(epfd, EPOLL_CTL_DEL, connection.fd, nil)
         Glibc.close(connection.fd)
     }

@@ -11,15 +11,17 @@ public final class HTTPServer: @unchecked Sendable {
     private var listener: Listener?
     private var loops: [EventLoop] = []
 
-    public init(configuration: ServerConfiguration, responder: Responder, logger: Logger) {
+    /// `metrics` receives the bytes sent and the open connections (the responder counts requests).
+    public init(configuration: ServerConfiguration, responder: Responder, metrics: HTTPMetrics? = nil, logger: Logger) {
         self.configuration = configuration
-        self.context = ServerContext(configuration: configuration, responder: responder, logger: logger)
+        let metrics = metrics ?? HTTPMetrics(routePatterns: [], loops: configuration.threads)
+        self.context = ServerContext(configuration: configuration, responder: responder, metrics: metrics, logger: logger)
     }
 
     /// The bound port (useful with port 0); nil before `start()`.
     public var port: Int? { listener?.port }
 
-    public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
+    public var openConnections: Int { context.metrics.openConnections.load(ordering: .relaxed) }
 
     public func start() throws(ListenerError) {
         Sys.ignoreSIGPIPE()
@@ -38,10 +40,13 @@ public final class HTTPServer: @unchecked Sendable {
         loops.forEach { $0.start() }
     }
 
-    /// Stops accepting, lets in-flight requests finish (up to the grace period), closes the rest, and returns
-    /// when every loop has ended.
+    /// Refuses new connections at once, lets in-flight requests finish (up to the grace period), closes the rest,
+    /// and returns when every loop has ended.
     public func shutdown() {
         loops.forEach { $0.requestDrain() }
+        // After the drain request, so a loop woken by the dead listener finds the drain flag and unregisters it
+        // instead of spinning; before the loops finish, because a loop busy with a slow request cannot.
+        listener?.stopAccepting()
         loops.forEach { $0.waitUntilFinished() }
         loops = []
         listener?.close()

@@ -96,6 +96,12 @@ final class Listener: @unchecked Sendable {
         }
     }
 
+    /// Leaves the listening state at once: the kernel refuses new connections (RST) and resets those still in
+    /// the backlog, while the descriptor stays open (its number cannot be reused under a loop that still polls it).
+    func stopAccepting() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     func close() {
         Sys.close(fd)
     }

@@ -23,6 +23,8 @@ public final class PollerGroup: Sendable {
     let log: PollLog
     let backoff: Backoff
     let clock: @Sendable () -> Date
+    /// What every step did, for `/metrics`.
+    public let stats = PollStats()
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let running = DispatchGroup()
 
@@ -85,6 +87,7 @@ public final class PollerGroup: Sendable {
         let millis = Int(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         let now = clock()
         let notes = outcome.notes.isEmpty ? "" : "; " + outcome.notes.joined(separator: "; ")
+        stats.record(Self.statsOutcome(outcome.result), for: provider, seconds: Double(millis) / 1000)
 
         switch outcome.result {
         case .merged(let report) where report.isApplied:
@@ -115,6 +118,14 @@ public final class PollerGroup: Sendable {
             sink.setNextPoll(outcome.next, for: provider, at: now)
             log(.info, "poll \(provider.rawValue): \(what), next \(Self.clockTime(outcome.next))")
             return outcome.next
+        }
+    }
+
+    static func statsOutcome(_ result: PollOutcome.Result) -> PollStats.Outcome {
+        switch result {
+        case .merged(let report): report.isApplied ? .ok : .rejected
+        case .failed: .failed
+        case .idle: .idle
         }
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+import Fuel
+import HTTP
+import Providers
+
+/// The data side of `/metrics`: the served snapshot, the pollers, persistence and the follower.
+struct FuelMetrics {
+    let context: PettyContext
+    /// Nil in follower mode (no pollers run).
+    let polls: PollStats?
+
+    func write(to out: inout PrometheusText, now: Date) {
+        writeSnapshot(to: &out, now: now)
+        writeProviders(to: &out)
+        if let persistence = context.persistence?() { writePersistence(persistence, to: &out) }
+        if let follower = context.follower?() { writeFollower(follower, to: &out, now: now) }
+    }
+
+    private func writeSnapshot(to out: inout PrometheusText, now: Date) {
+        let snapshot = context.store.current.snapshot
+        out.family("petty_snapshot_version", .gauge, help: "Version of the snapshot being served.")
+        out.sample("petty_snapshot_version", Double(snapshot.version))
+        if let changedAt = snapshot.changedAt {
+            out.family("petty_snapshot_age_seconds", .gauge, help: "Seconds since the served snapshot last changed.")
+            out.sample("petty_snapshot_age_seconds", max(0, now.timeIntervalSince(changedAt)).rounded())
+        }
+        out.family("petty_snapshot_stations", .gauge, help: "Stations in the served snapshot.")
+        out.sample("petty_snapshot_stations", Double(snapshot.stationCount))
+    }
+
+    private func writeProviders(to out: inout PrometheusText) {
+        if let polls {
+            let counts = polls.snapshot.sorted { $0.key.rawValue < $1.key.rawValue }
+            out.family("petty_provider_polls_total", .counter, help: "Poll steps by provider and outcome (ok, rejected, failed, idle).")
+            for (provider, stats) in counts {
+                for outcome in PollStats.Outcome.allCases {
+                    out.sample("petty_provider_polls_total", Double(stats.outcomes[outcome] ?? 0), labels: [("provider", provider.rawValue), ("outcome", outcome.rawValue)])
+                }
+            }
+            out.family("petty_provider_poll_duration_seconds", .summary, help: "Time spent in poll steps, by provider.")
+            for (provider, stats) in counts {
+                out.sample("petty_provider_poll_duration_seconds_sum", stats.durationSeconds, labels: [("provider", provider.rawValue)])
+                out.sample("petty_provider_poll_duration_seconds_count", Double(stats.polls), labels: [("provider", provider.rawValue)])
+            }
+        }
+        let statuses = context.store.current.snapshot.statuses.filter { $0.lastSuccess != nil }
+        out.family("petty_provider_last_success_timestamp_seconds", .gauge, help: "Unix time of each provider's last successful update.")
+        for status in statuses {
+            out.sample("petty_provider_last_success_timestamp_seconds", status.lastSuccess!.timeIntervalSince1970.rounded(), labels: [("provider", status.provider.rawValue)])
+        }
+    }
+
+    private func writePersistence(_ health: PersistenceHealth, to out: inout PrometheusText) {
+        out.family("petty_persistence_failures_total", .counter, help: "Failed saves of the data directory since start.")
+        out.sample("petty_persistence_failures_total", Double(health.totalFailures))
+        out.family("petty_persistence_consecutive_failures", .gauge, help: "Failed saves since the last good one (0 when healthy).")
+        out.sample("petty_persistence_consecutive_failures", Double(health.consecutiveFailures))
+        if let lastSave = health.lastSave {
+            out.family("petty_persistence_last_save_timestamp_seconds", .gauge, help: "Unix time of the last successful save.")
+            out.sample("petty_persistence_last_save_timestamp_seconds", lastSave.timeIntervalSince1970.rounded())
+        }
+    }
+
+    private func writeFollower(_ follower: FollowerStatus, to out: inout PrometheusText, now: Date) {
+        out.family("petty_follower_failing", .gauge, help: "1 while the last copy from the leader failed or was refused.")
+        out.sample("petty_follower_failing", follower.state.failing ? 1 : 0)
+        if let lastSync = follower.state.lastSync {
+            out.family("petty_follower_lag_seconds", .gauge, help: "Seconds since the follower last confirmed it holds the leader's dataset.")
+            out.sample("petty_follower_lag_seconds", max(0, now.timeIntervalSince(lastSync)).rounded())
+        }
+    }
+}

@@ -1,0 +1,26 @@
+extension HTTPMetricsSnapshot {
+    /// The HTTP families, named `<namespace>_http_...`.
+    public func write(to out: inout PrometheusText, namespace: String) {
+        let requests = "\(namespace)_http_requests_total"
+        out.family(requests, .counter, help: "Requests answered, by route pattern and status.")
+        for entry in self.requests {
+            out.sample(requests, Double(entry.count), labels: [("route", entry.route), ("status", String(entry.status))])
+        }
+        let duration = "\(namespace)_http_request_duration_seconds"
+        out.family(duration, .histogram, help: "Time to produce a response, middleware included, by route pattern.")
+        for histogram in durations {
+            let bounds = HTTPMetrics.durationBuckets.map { PrometheusText.format($0) } + ["+Inf"]
+            for (bound, count) in zip(bounds, histogram.cumulativeCounts) {
+                out.sample(duration + "_bucket", Double(count), labels: [("route", histogram.route), ("le", bound)])
+            }
+            out.sample(duration + "_sum", histogram.sumSeconds, labels: [("route", histogram.route)])
+            out.sample(duration + "_count", Double(histogram.count), labels: [("route", histogram.route)])
+        }
+        let connections = "\(namespace)_http_open_connections"
+        out.family(connections, .gauge, help: "Client connections open now.")
+        out.sample(connections, Double(openConnections))
+        let bytes = "\(namespace)_http_response_bytes_total"
+        out.family(bytes, .counter, help: "Bytes written to clients (heads and bodies).")
+        out.sample(bytes, Double(bytesSent))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import Testing
+@testable import HTTP
+
+/// What happened during a shutdown, in order.
+final class EventLog: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+/// Records when it is stopped, after taking `stopping` seconds to stop.
+final class RecordingService: LifecycleService, Sendable {
+    let name: String
+    let events: EventLog
+    let stopping: TimeInterval
+
+    init(_ name: String, events: EventLog, stopping: TimeInterval = 0) {
+        self.name = name
+        self.events = events
+        self.stopping = stopping
+    }
+
+    func start() throws {}
+    func shutdown() {
+        Thread.sleep(forTimeInterval: stopping)
+        events.append("stop \(name)")
+    }
+}
+
+@Suite(.serialized) struct LiveShutdownOrderTests {
+    @Test func aNewConnectionIsRefusedAtOnceWhileTheSlowRequestInFlightFinishes() throws {
+        let app = makeTestApp()
+        // Like pollers that take a while to stop: the listener must not wait for them.
+        app.register(service: RecordingService("slow to stop", events: EventLog(), stopping: 0.3))
+        let port = try app.startLive()
+        let busy = try RawClient(port: port)
+        try busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.05)
+
+        let stopping = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
+        Thread {
+            stopping.signal()
+            app.shutdown()
+            stopped.signal()
+        }.start()
+        stopping.wait()
+        Thread.sleep(forTimeInterval: 0.02)
+        let started = Date()
+        let probe = ConnectionProbe.probe(port: port, waitMillis: 100)
+        #expect(probe.isRefused, "a connection opened during the drain got \(probe)")
+        #expect(Date().timeIntervalSince(started) < 0.1)
+
+        let (bytes, closed) = busy.readUntilClosed()
+        let answer = RawResponse.parseAll(bytes).first
+        #expect(answer?.status == 200)
+        #expect(answer?.bodyString == "slow done")
+        #expect(closed)
+        #expect(stopped.wait(timeout: .now() + 5) == .success)
+    }
+
+    @Test func servicesStopAfterTheDrainInReverseRegistrationOrderThenTheHooksRun() throws {
+        let events = EventLog()
+        let app = makeTestApp { app in
+            app.get("slow-recorded") { _ -> String in
+                usleep(300_000)
+                events.append("request done")
+                return "done"
+            }
+        }
+        app.register(service: RecordingService("first", events: events))
+        app.register(service: RecordingService("second", events: events))
+        app.onShutdown { events.append("hook") }
+        let port = try app.startLive()
+        let busy = try RawClient(port: port)
+        try busy.send("GET /slow-recorded HTTP/1.1\r\nHost: x\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.05)
+        app.shutdown()
+        #expect(events.all == ["request done", "stop second", "stop first", "hook"])
+    }
+}
