@@ -38,8 +38,9 @@ struct TradingDayWalkTests {
                 dataset: AppTestSupport.sampleDataset)
             self.app = app
             base = "http://127.0.0.1:\(try app.startLive())"
-            let client = ProviderClient(options: .init(retry: RetryPolicy(maxAttempts: 1)))
-            poller = WAPoller(client: client, base: fakeURL, interval: 1800, timeout: 5, spacing: 0)
+            // Generous deadlines and a retry: a loaded machine must not read as a FuelWatch failure.
+            let client = ProviderClient(options: .init(retry: RetryPolicy(maxAttempts: 3, baseDelay: 0.1, maxDelay: 0.5)))
+            poller = WAPoller(client: client, base: fakeURL, interval: 1800, timeout: 30, spacing: 0)
             lines = LogLines()
             group = PollerGroup(
                 pollers: [poller], sink: FuelStoreSink(store: store), log: PollLog { [lines] _, line in lines.append(line) },
@@ -102,6 +103,7 @@ struct TradingDayWalkTests {
 
         // 14:00: today's live feed replaces the WA sample; tomorrow's are due at 14:30 today, not months ago.
         await deployment.poll(at: Self.perth(day, 14))
+        #expect(deployment.lines.all.last?.hasPrefix("poll wa ok") == true, "\(deployment.lines.all)")
         let list = try await deployment.json("/v1/stations?near=-32.2154,116.0080&radius_km=1&sort=distance&limit=1")
         let byford = try require((list["data"] as? [[String: Any]])?.first?["id"] as? Int)
         #expect(Self.states(list["meta"]) == ["NSW": "sample", "ACT": "sample", "VIC": "sample", "WA": "live"])

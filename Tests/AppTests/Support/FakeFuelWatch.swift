@@ -27,7 +27,7 @@ final class FakeFuelWatch: Sendable {
         recorded = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         state = Mutex(State(today: today))
         app = Application(environment: .testing, logger: AppTestSupport.quietLogger())
-        app.server.threads = 1
+        app.server.threads = 2
         app.get("fuelwatch", "fuelWatchRSS") { [self] request -> Response in
             let body = request.query["Day"] == "tomorrow" ? tomorrowFeed() : todayFeed()
             return Response(contentType: "text/xml; charset=utf-8", body: Array(body.utf8))
