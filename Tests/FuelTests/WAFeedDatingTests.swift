@@ -122,4 +122,25 @@ import Testing
         #expect(!at0601.isPublished && at0601.tradingDay == "2026-04-24")
         #expect(at0601.expectedAt == Self.perth("2026-04-23", 14, 30))
     }
+
+    @Test func aSamplesTomorrowPriceNeverSurvivesIntoLiveData() {
+        // A sample recorded on 22 Apr with the 23rd's prices, then live data in November under the same stations.
+        let recorded = Self.perth("2026-04-22", 15)
+        let sample = Fixture.merge(Self.todayFeed("2026-04-22"), source: .sample, at: recorded)
+        let withTomorrow = Fixture.merge(
+            Self.tomorrowFeed("2026-04-23", at: recorded), into: sample.snapshot, registry: sample.registry, source: .sample, at: recorded)
+        #expect(withTomorrow.snapshot.entries.contains { $0.prices.contains { $0.tomorrow != nil } })
+        let november = Self.perth("2026-11-24", 9)
+        let live = Fixture.merge(Self.todayFeed("2026-11-24"), into: withTomorrow.snapshot, registry: withTomorrow.registry, at: november)
+        #expect(live.report.isApplied)
+        #expect(live.snapshot.entries.allSatisfy { $0.prices.allSatisfy { $0.tomorrow == nil } })
+        #expect(live.snapshot.status(of: .wa)?.tomorrow == nil)
+    }
+
+    @Test func tomorrowsPricesHeldForTheNextTradingDayStayThroughATodayFeed() {
+        let held = Self.heldTomorrow()
+        let at1600 = Self.perth("2026-04-22", 16)
+        let again = Fixture.merge(Self.todayFeed("2026-04-22", tenths: 1_810), into: held.snapshot, registry: held.registry, at: at1600)
+        #expect(again.snapshot[1]?.price(of: .U91)?.tomorrow?.day == "2026-04-23")
+    }
 }

@@ -9,6 +9,9 @@ struct MergeBuilder {
     private let old: [StationKey: StationEntry]
     private let oldOrder: [StationKey]
     private(set) var providerEntries: [StationEntry] = []
+    /// The only day a tomorrow price may be for at `now`: one held for another day (a sample's, kept across the
+    /// switch to live data under the same station) is dropped rather than carried on.
+    private let tomorrowDay: String
 
     /// Full feeds in a row each unlisted station has been missing from (by source id), before this merge and after.
     private let absences: [String: Int]
@@ -21,6 +24,7 @@ struct MergeBuilder {
     private var states: Set<AustralianState> = []
 
     init(snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date, absences: [String: Int] = [:], removesAtOnce: Bool = true) {
+        self.tomorrowDay = WATradingDay.nextTradingDay(after: now).description
         self.provider = provider
         self.now = now
         self.registry = registry
@@ -86,7 +90,7 @@ struct MergeBuilder {
                 let tomorrow =
                     replacesTomorrow
                     ? input.tomorrow[key]?[fuel].map { TomorrowPrice(price: $0.price, day: $0.day) }
-                    : previous?.tomorrow
+                    : carried(previous?.tomorrow)
                 if replacesTomorrow && tomorrow != nil { tomorrowCount += 1 }
                 prices.append(StationPrice(
                     fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: tomorrow,
@@ -139,7 +143,7 @@ struct MergeBuilder {
                 let previous = entry.price(of: fuel)
                 if previous?.price != record.price { pricesChanged += 1 }
                 let price = StationPrice(
-                    fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: previous?.tomorrow,
+                    fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: carried(previous?.tomorrow),
                     seenAt: seenAt(previous, record))
                 entry.prices.removeAll { $0.fuel == fuel }
                 entry.prices.append(price)
@@ -162,6 +166,10 @@ struct MergeBuilder {
             entries[key] = entry
         }
         providerEntries = order.compactMap { entries[$0] }
+    }
+
+    private func carried(_ tomorrow: TomorrowPrice?) -> TomorrowPrice? {
+        tomorrow?.day == tomorrowDay ? tomorrow : nil
     }
 
     /// An unchanged price keeps the instant we first saw it; a new or changed one is seen now.
