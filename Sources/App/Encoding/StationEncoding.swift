@@ -4,7 +4,8 @@ import Fuel
 /// list can append `"distance_km"` for `near` queries without re-encoding the station.
 enum StationEncoding {
     /// VIC's open data is published a day late; clients are told so on every VIC station.
-    static let delayHours: [ProviderID: Int] = [.vic: 24]
+    /// The domain's one statement of each provider's publication delay (`HistoryDay.dataDelay`), in hours.
+    static let delayHours: [ProviderID: Int] = HistoryDay.dataDelay.mapValues { Int($0 / 3_600) }
 
     /// `standing` says, per fuel, why a price does not count (written as `"stale"` / `"implausible"`).
     static func fragment(_ entry: StationEntry, source: DataSource, standing: (FuelType) -> PriceStanding = { _ in [] }) -> [UInt8] {
