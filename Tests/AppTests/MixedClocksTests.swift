@@ -51,13 +51,13 @@ import Testing
         let live = try AppTestSupport.json(try app.test(.GET, "/v1/stations?state=NSW&limit=1"))
         let id = try require(((live["data"] as? [[String: Any]])?.first)?["id"] as? Int)
         let page = try app.test(.GET, "/stations/\(id)", headers: ["Accept": "text/html"])
-        // Set an hour ago by the wall clock: today, so a time of day, and no sample notice.
-        #expect(page.bodyString.contains("updated "))
-        #expect(!page.bodyString.contains("sample data"))
+        // Set an hour ago by the wall clock, and no sample notice.
+        #expect(page.bodyString.contains("<td class=\"updated\">updated "))
+        #expect(!page.bodyString.contains("Sample data"))
         let board = try AppTestSupport.json(try app.test(.GET, "/v1/tomorrow?state=WA"))
         let first = try require(((board["data"] as? [String: Any])?["stations"] as? [[String: Any]])?.first?["station_id"] as? Int)
         let waPage = try app.test(.GET, "/stations/\(first)", headers: ["Accept": "text/html"])
         #expect(waPage.bodyString.contains("Tomorrow’s prices"))
-        #expect(waPage.bodyString.contains("This is sample data"))
+        #expect(waPage.bodyString.contains("<p class=\"notice\"><strong>Sample data:</strong>"))
     }
 }

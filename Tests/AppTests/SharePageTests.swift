@@ -23,10 +23,11 @@ struct SharePageTests {
         #expect(html.contains("<table class=\"prices\">\n<caption>Prices in cents per litre</caption>"))
         let u91 = try require(entry.price(of: .U91))
         #expect(html.contains("<tr><th scope=\"row\">Unleaded 91</th><td class=\"price\">\(u91.price)</td><td class=\"updated\">updated "))
-        #expect(html.contains("<p class=\"cheapest\">Cheapest here: E10 at 171.9&nbsp;¢/L</p>"))
+        #expect(!html.contains("Cheapest here"))
         let lat = entry.station.location.latitude, lng = entry.station.location.longitude
-        #expect(html.contains("<p><a class=\"directions\" href=\"https://www.google.com/maps/dir/?api=1&amp;destination=\(lat),\(lng)\">Directions</a></p>"))
-        #expect(html.contains("<p class=\"age\">Prices as of 1:30 pm AEDT, Thu 15 Jan 2026. This is sample data"))
+        #expect(html.contains("<p class=\"directions\"><a class=\"directions\" href=\"https://maps.apple.com/?daddr=\(lat),\(lng)&amp;dirflg=d\">Directions in Apple Maps</a>\n"))
+        #expect(html.contains("<a class=\"directions\" href=\"https://www.google.com/maps/dir/?api=1&amp;destination=\(lat),\(lng)\">Directions in Google Maps</a></p>"))
+        #expect(html.contains("<p class=\"age\">Prices as of 1:30 pm AEDT, Thu 15 Jan 2026.</p>"))
         #expect(html.contains("<footer class=\"site\">\n<p>Fuel price data: NSW FuelCheck data © State of New South Wales.</p>"))
         #expect(html.contains("<a href=\"/\">Petty: Australian fuel prices</a>"))
         #expect(!html.contains("<script"))
@@ -37,16 +38,16 @@ struct SharePageTests {
         let app = try AppTestSupport.sampleApp()
         let html = try app.test(.GET, "/stations/1", headers: ["Host": "petty.example:8443", "X-Forwarded-Proto": "https"]).bodyString
         #expect(html.contains("<title>United Petroleum Umina: fuel prices · Petty</title>"))
-        #expect(html.contains("<meta name=\"description\" content=\"Current fuel prices at United Petroleum Umina, 307-313 Ocean Beach Road, Umina Beach NSW 2257. Cheapest: E10 171.9 ¢/L.\">"))
+        #expect(html.contains("<meta name=\"description\" content=\"Fuel prices at United Petroleum Umina, 307-313 Ocean Beach Road, Umina Beach NSW 2257, as of 1:30 pm Thu 15 Jan 2026: Unleaded 91 173.9, E10 171.9, Premium 95 187.9, Premium 98 196.9 ¢/L, and 3 more fuels. Sample data, not live prices.\">"))
         #expect(html.contains("<meta property=\"og:type\" content=\"website\">"))
         #expect(html.contains("<meta property=\"og:site_name\" content=\"Petty\">"))
         #expect(html.contains("<meta property=\"og:title\" content=\"United Petroleum Umina: fuel prices\">"))
-        #expect(html.contains("<meta property=\"og:description\" content=\"Current fuel prices at United Petroleum Umina"))
+        #expect(html.contains("<meta property=\"og:description\" content=\"Fuel prices at United Petroleum Umina, 307-313 Ocean Beach Road, Umina Beach NSW 2257, as of 1:30 pm Thu 15 Jan 2026: "))
         #expect(html.contains("<meta property=\"og:url\" content=\"https://petty.example:8443/stations/1\">"))
         #expect(html.contains("<meta property=\"og:image\" content=\"https://petty.example:8443/og-image.png\">"))
         #expect(html.contains("<meta name=\"twitter:card\" content=\"summary_large_image\">"))
         #expect(html.contains("<meta name=\"twitter:title\" content=\"United Petroleum Umina: fuel prices\">"))
-        #expect(html.contains("<meta name=\"twitter:description\" content=\"Current fuel prices at United Petroleum Umina"))
+        #expect(html.contains("<meta name=\"twitter:description\" content=\"Fuel prices at United Petroleum Umina, 307-313 Ocean Beach Road, Umina Beach NSW 2257, as of 1:30 pm Thu 15 Jan 2026: "))
         #expect(!html.contains("apple-itunes-app"))
 
         let plain = try app.test(.GET, "/stations/1", headers: ["Host": "[::1]:8080", "X-Forwarded-Proto": "gopher"]).bodyString
@@ -119,6 +120,10 @@ struct SharePageTests {
             let app = try AppTestSupport.app(with: dataset, clock: { F.instant(now) })
             let html = try app.test(.GET, "/stations/1").bodyString
             #expect(html.contains("<section class=\"tomorrow\">") == shown, "at \(now)")
+            // The link preview names tomorrow's price exactly while the section shows.
+            let tomorrowSentence = " Tomorrow, Thu 23 Apr: Unleaded 91 184.9 ¢/L."
+            #expect(html.contains("<meta property=\"og:description\" content=\"Fuel prices at Perth Fuel, 1 Main St, Town WA 2000, as of 6:00 am Wed 22 Apr 2026: Unleaded 91 187.9 ¢/L.\(shown ? tomorrowSentence : "")\">"), "at \(now)")
+            #expect(html.contains("<meta name=\"twitter:description\" content=\"Fuel prices at Perth Fuel") && html.contains(tomorrowSentence) == shown, "at \(now)")
             if shown {
                 #expect(html.contains("<p><span class=\"verdict today_cheaper\">") == false)
                 #expect(html.contains("<p><span class=\"verdict tomorrow_cheaper\">Wait for tomorrow: 3.0\u{00A0}¢/L cheaper than today</span></p>"))
@@ -126,21 +131,32 @@ struct SharePageTests {
         }
     }
 
-    @Test func updateTimesAreLocalClockTimesTodayAndDatesOtherwise() throws {
+    // A shared link is read days later: a bare "2:35 pm" would lie the next morning, so every time has its date.
+    @Test func everyUpdateTimeCarriesItsDateOnBothSidesOfLocalMidnight() throws {
         let set = F.instant("2026-01-14T03:35:00Z")  // 2:35 pm AEDT, Wed 14 Jan
         let old = F.instant("2025-09-21T02:35:00Z")
         let dataset = F.dataset(
             .nsw, stations: [F.record(.nsw, "1", name: "Sydney Fuel", state: .NSW)],
             prices: [("1", .U91, 1899, set), ("1", .E10, 1879, old)], asOf: set)
-        let sameDay = try AppTestSupport.app(with: dataset, clock: { F.instant("2026-01-14T12:59:00Z") }).test(.GET, "/stations/1").bodyString
-        #expect(sameDay.contains("<td class=\"price\">189.9</td><td class=\"updated\">updated 2:35 pm</td>"))
-        #expect(sameDay.contains("<td class=\"price\">187.9</td><td class=\"updated\">updated 21 Sep 2025</td>"))
-        #expect(sameDay.contains("<p class=\"age\">Prices as of 2:35 pm AEDT, Wed 14 Jan 2026.</p>"))
-        #expect(sameDay.contains("<p class=\"cheapest\">Cheapest here: E10 at 187.9&nbsp;¢/L</p>"))
-        // 00:00 AEDT on the 15th
-        let nextDay = try AppTestSupport.app(with: dataset, clock: { F.instant("2026-01-14T13:00:00Z") }).test(.GET, "/stations/1")
-        #expect(nextDay.bodyString.contains("<td class=\"updated\">updated 14 Jan</td>"))
-        #expect(!nextDay.bodyString.contains("sample data"))
+        for now in ["2026-01-14T12:59:00Z", "2026-01-14T13:00:00Z"] {  // 11:59 pm and 00:00 AEDT
+            let html = try AppTestSupport.app(with: dataset, clock: { F.instant(now) }).test(.GET, "/stations/1").bodyString
+            #expect(html.contains("<td class=\"price\">189.9</td><td class=\"updated\">updated 2:35 pm Wed 14 Jan</td>"), "at \(now)")
+            #expect(html.contains("<td class=\"price\">187.9</td><td class=\"updated\">updated 12:35 pm Sun 21 Sep 2025</td>"), "at \(now)")
+            #expect(html.contains("<p class=\"age\">Prices as of 2:35 pm AEDT, Wed 14 Jan 2026.</p>"), "at \(now)")
+            #expect(html.contains("content=\"Fuel prices at Sydney Fuel, 1 Main St, Town NSW 2000, as of 2:35 pm Wed 14 Jan 2026: Unleaded 91 189.9, E10 187.9 ¢/L.\""), "at \(now)")
+            #expect(!html.contains("Cheapest here"))
+            #expect(!html.contains("Sample data"))
+        }
+    }
+
+    @Test func theSampleNoticeSitsAboveThePrices() throws {
+        let html = try AppTestSupport.sampleApp().test(.GET, "/stations/1").bodyString
+        let notice = try require(html.range(of: "<p class=\"notice\"><strong>Sample data:</strong> these prices were recorded from the provider on Thu 15 Jan 2026; they are not live prices.</p>"))
+        let table = try require(html.range(of: "<table class=\"prices\">"))
+        let address = try require(html.range(of: "<p class=\"address\">"))
+        #expect(address.upperBound < notice.lowerBound)
+        #expect(notice.upperBound < table.lowerBound)
+        #expect(html.contains("Sample data, not live prices.\">"))
     }
 
     @Test func aVictorianStationSaysItsPricesArePublishedADayLate() throws {
@@ -169,7 +185,7 @@ struct SharePageTests {
         #expect(html.contains("<h1>\(escaped)</h1>"))
         #expect(html.contains("<meta property=\"og:title\" content=\"\(escaped): fuel prices\">"))
         #expect(html.contains("<meta name=\"twitter:title\" content=\"\(escaped): fuel prices\">"))
-        #expect(html.contains("<meta name=\"description\" content=\"Current fuel prices at \(escaped), 1 &quot;Quoted&quot; St&#39; &lt;b&gt;, Ünïcode &amp; Co NSW 2000."))
+        #expect(html.contains("<meta name=\"description\" content=\"Fuel prices at \(escaped), 1 &quot;Quoted&quot; St&#39; &lt;b&gt;, Ünïcode &amp; Co NSW 2000, as of "))
         #expect(html.contains("<p class=\"brand\">&lt;img src=x onerror=alert(2)&gt;</p>"))
         // Every attribute value stays inside its quotes: no raw quote from the provider survives.
         #expect(!html.contains("\"Bob"))

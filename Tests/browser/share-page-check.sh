@@ -9,7 +9,8 @@
 #   2. a station renamed (in the persisted snapshot) to `<script>alert(1)</script> & "Bob's" 🚗 東京` renders
 #      that name as text: escaped in the serialised DOM, no <script> element, the exact text in <h1>;
 #   3. the page's own requests (CSS, icon) pass its Content-Security-Policy (no CSP violation in the browser log);
-#   4. a phone-width screenshot is written to $SCREENSHOT (default /tmp/share-page.png).
+#   4. every "updated" time in the DOM carries its date, and the sample-data notice sits above the prices;
+#   5. a phone-width screenshot is written to $SCREENSHOT (default /tmp/share-page.png).
 # The last line is "N passed, M failed"; the exit status is non-zero on any failure. Bounded to ~2 minutes
 # after the build (each browser run is capped at 40 s, server start at 30 s).
 set -uo pipefail
@@ -108,6 +109,37 @@ if grep -qE "Content Security Policy|Refused to" "$WORK/page.html.log"; then
 else
     pass "no CSP violations logged"
 fi
+
+# What a recipient reads: every time carries its date, and the sample notice comes before the prices.
+layout="$(python3 - "$WORK/page.html" <<'EOF'
+import re, sys
+from html.parser import HTMLParser
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.order, self.updated, self.current = [], [], None
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class") or ""
+        if tag == "p" and cls == "notice": self.order.append("notice")
+        if tag == "table" and "prices" in cls.split(): self.order.append("prices")
+        if tag == "td" and cls == "updated": self.current = ""
+    def handle_endtag(self, tag):
+        if tag == "td" and self.current is not None:
+            self.updated.append(self.current); self.current = None
+    def handle_data(self, data):
+        if self.current is not None: self.current += data
+
+page = Page()
+page.feed(open(sys.argv[1], encoding="utf-8").read())
+dated = re.compile(r"^updated \d{1,2}:\d{2} [ap]m (Sun|Mon|Tue|Wed|Thu|Fri|Sat) \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)( \d{4})?$")
+undated = [text for text in page.updated if not dated.match(text)]
+print("times=%s" % ("ok" if page.updated and not undated else "undated %r of %d" % (undated[:2], len(page.updated))))
+print("notice=%s" % ("ok" if page.order[:2] == ["notice", "prices"] else "order %r" % page.order))
+EOF
+)"
+if grep -qx "times=ok" <<<"$layout"; then pass "every update time in the DOM carries its date"; else fail "update times: $(grep '^times=' <<<"$layout")"; fi
+if grep -qx "notice=ok" <<<"$layout"; then pass "the sample-data notice comes before the prices"; else fail "sample notice: $(grep '^notice=' <<<"$layout")"; fi
 
 browse "$WORK/shot.out" --hide-scrollbars --window-size=390,1200 --screenshot="$SCREENSHOT" "$BASE/stations/$STATION_ID"
 if [ -s "$SCREENSHOT" ]; then pass "phone-width screenshot written to $SCREENSHOT"; else fail "no screenshot"; fi

@@ -44,6 +44,9 @@ struct LocalTime {
     /// "14 Jan"
     var shortDate: String { "\(day) \(Self.months[month - 1])" }
 
+    /// "Wed 14 Jan"
+    var dayDate: String { "\(Self.weekdays[weekday]) \(shortDate)" }
+
     /// "Wed 14 Jan 2026"
     var longDate: String { "\(Self.weekdays[weekday]) \(day) \(Self.months[month - 1]) \(year)" }
 

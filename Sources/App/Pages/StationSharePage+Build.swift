@@ -9,9 +9,65 @@ extension StationSharePage {
         let zone = station.state.zone
         let name = station.name.isEmpty ? (station.brand.isEmpty ? "Station \(station.id)" : station.brand) : station.name
         let address = addressLine(station)
-        let cheapest = entry.prices.min { $0.price != $1.price ? $0.price < $1.price : $0.fuel < $1.fuel }
-        let description = describe(name: name, address: address, cheapest: cheapest, count: entry.prices.count)
+        let asOf = (status?.asOf ?? entry.prices.map(\.updatedAt).max()).map { LocalTime($0, in: zone) }
+        let isSample = status?.source == .sample
+        let summary = SharePreviewText(name: name, address: address, prices: entry.prices, asOf: asOf, isSample: isSample)
 
+        let appID = appStoreID.flatMap { id -> [UInt8]? in
+            guard !id.isEmpty else { return nil }
+            var writer = HTMLWriter(capacity: 32)
+            writer.raw("app-id=")
+            writer.text(id)
+            return writer.bytes
+        }
+
+        var body = HTMLWriter(capacity: 1024 + entry.prices.count * 160)
+        body.raw(PageChrome.headEnd)
+        body.raw("<main class=\"station\">\n<h1>")
+        body.text(name)
+        body.raw("</h1>\n")
+        if !station.brand.isEmpty {
+            body.raw("<p class=\"brand\">")
+            body.text(station.brand)
+            body.raw("</p>\n")
+        }
+        body.raw("<p class=\"address\">")
+        body.text(address)
+        body.raw("</p>\n")
+        if isSample { writeSampleNotice(asOf: asOf, into: &body) }
+        if entry.prices.isEmpty {
+            body.raw("<p>This station reports no current prices.</p>\n")
+        } else {
+            body.raw("<table class=\"prices\">\n<caption>Prices in cents per litre</caption>\n")
+            for price in entry.prices {
+                body.raw("<tr><th scope=\"row\">")
+                body.text(price.fuel.displayName)
+                body.raw("</th><td class=\"price\">")
+                body.price(price.price)
+                body.raw("</td><td class=\"updated\">updated ")
+                body.trusted(updatedText(price.updatedAt, zone: zone, dataYear: asOf?.year))
+                body.raw("</td></tr>\n")
+            }
+            body.raw("</table>\n")
+        }
+
+        var tail = HTMLWriter(capacity: 1024)
+        writeDirections(to: station.location, into: &tail)
+        writeAge(asOf: asOf, provider: station.provider, into: &tail)
+        PageChrome.writeEnd(provider: station.provider, into: &tail)
+
+        let tomorrow = tomorrowSection(entry).map { section in
+            Tomorrow(
+                section: section.html, preview: preview(name: name, description: summary.text(tomorrow: section.summary)),
+                from: section.from, until: section.until)
+        }
+        return StationSharePage(
+            id: station.id, preview: preview(name: name, description: summary.text(tomorrow: nil)), appID: appID,
+            body: body.bytes, tomorrow: tomorrow, tail: tail.bytes)
+    }
+
+    /// The head from `<!DOCTYPE html>` to `og:description`, and the twitter card tags.
+    static func preview(name: String, description: String) -> Preview {
         var head = HTMLWriter(capacity: 1024)
         head.raw(PageChrome.documentStart)
         head.raw("<title>")
@@ -31,74 +87,14 @@ extension StationSharePage {
         cards.raw(": fuel prices\">\n<meta name=\"twitter:description\" content=\"")
         cards.text(description)
         cards.raw("\">\n")
+        return Preview(head: head.bytes, cards: cards.bytes)
+    }
 
-        let appID = appStoreID.flatMap { id -> [UInt8]? in
-            guard !id.isEmpty else { return nil }
-            var writer = HTMLWriter(capacity: 32)
-            writer.raw("app-id=")
-            writer.text(id)
-            return writer.bytes
-        }
-
-        var before = HTMLWriter(capacity: 1024)
-        before.raw(PageChrome.headEnd)
-        before.raw("<main class=\"station\">\n<h1>")
-        before.text(name)
-        before.raw("</h1>\n")
-        if !station.brand.isEmpty {
-            before.raw("<p class=\"brand\">")
-            before.text(station.brand)
-            before.raw("</p>\n")
-        }
-        before.raw("<p class=\"address\">")
-        before.text(address)
-        before.raw("</p>\n")
-        if entry.prices.isEmpty {
-            before.raw("<p>This station reports no current prices.</p>\n")
-        } else {
-            before.raw("<table class=\"prices\">\n<caption>Prices in cents per litre</caption>\n")
-        }
-
-        // "updated 14 Jan" names the year too when it is not the year of the provider's data ("21 Sep 2023").
-        let dataYear = status?.asOf.map { LocalTime($0, in: zone).year }
-        let rows = entry.prices.map { price in
-            let local = LocalTime(price.updatedAt, in: zone)
-            let otherDay = dataYear == nil || dataYear == local.year ? local.shortDate : "\(local.shortDate) \(local.year)"
-            var start = HTMLWriter(capacity: 128)
-            start.raw("<tr><th scope=\"row\">")
-            start.text(price.fuel.displayName)
-            start.raw("</th><td class=\"price\">")
-            start.price(price.price)
-            start.raw("</td><td class=\"updated\">")
-            return Row(
-                start: start.bytes, sameDay: Array("updated \(local.clock)".utf8), otherDay: Array("updated \(otherDay)".utf8),
-                dayStart: local.dayStart, dayEnd: local.dayEnd)
-        }
-
-        var after = HTMLWriter(capacity: 256)
-        if !entry.prices.isEmpty { after.raw("</table>\n") }
-        if let cheapest, entry.prices.count > 1 {
-            after.raw("<p class=\"cheapest\">Cheapest here: ")
-            after.text(cheapest.fuel.displayName)
-            after.raw(" at ")
-            after.price(cheapest.price)
-            after.raw("&nbsp;¢/L</p>\n")
-        }
-
-        var tail = HTMLWriter(capacity: 1024)
-        if station.location.isValid, !(station.location.latitude == 0 && station.location.longitude == 0) {
-            tail.raw("<p><a class=\"directions\" href=\"https://www.google.com/maps/dir/?api=1&amp;destination=")
-            tail.coordinate(station.location.latitude)
-            tail.raw(",")
-            tail.coordinate(station.location.longitude)
-            tail.raw("\">Directions</a></p>\n")
-        }
-        writeAge(status: status, provider: station.provider, zone: zone, into: &tail)
-        PageChrome.writeEnd(provider: station.provider, into: &tail)
-
-        return StationSharePage(
-            id: station.id, head: head.bytes, cards: cards.bytes, appID: appID, beforeRows: before.bytes, rows: rows,
-            afterRows: after.bytes, tomorrow: tomorrowSection(entry), tail: tail.bytes)
+    /// "2:35 pm Wed 14 Jan", with the year when it is not the year of the provider's data ("2:35 pm Sun 21 Sep 2025").
+    static func updatedText(_ instant: Date, zone: TimeZone, dataYear: Int?) -> String {
+        let local = LocalTime(instant, in: zone)
+        let text = "\(local.clock) \(local.dayDate)"
+        return dataYear == nil || dataYear == local.year ? text : "\(text) \(local.year)"
     }
 
     /// "307-313 Ocean Beach Road, Umina Beach NSW 2257" (the suburb only when the address lacks it).
@@ -114,30 +110,42 @@ extension StationSharePage {
         return parts.joined(separator: ", ")
     }
 
-    /// For `description` and the link preview cards.
-    static func describe(name: String, address: String, cheapest: StationPrice?, count: Int) -> String {
-        var text = "Current fuel prices at \(name), \(address)."
-        if let cheapest {
-            text += count > 1 ? " Cheapest: " : " "
-            text += "\(cheapest.fuel.displayName) \(cheapest.price) ¢/L."
+    /// `p.notice`, above the prices, so nobody mistakes a recording for today's prices.
+    static func writeSampleNotice(asOf: LocalTime?, into html: inout HTMLWriter) {
+        html.raw("<p class=\"notice\"><strong>Sample data:</strong> ")
+        if let asOf {
+            html.trusted("these prices were recorded from the provider on \(asOf.longDate); they are not live prices.")
+        } else {
+            html.raw("these prices were recorded from the provider; they are not live prices.")
         }
-        return text
+        html.raw("</p>\n")
     }
 
-    /// `p.age`: "Prices as of 2:35 pm AEDT, Wed 14 Jan 2026." plus VIC's delay and the sample-data notice.
-    static func writeAge(status: ProviderStatus?, provider: ProviderID, zone: TimeZone, into html: inout HTMLWriter) {
+    /// Apple Maps and Google Maps directions to the station; nothing for a station without a usable location.
+    static func writeDirections(to location: Coordinate, into html: inout HTMLWriter) {
+        guard location.isValid, !(location.latitude == 0 && location.longitude == 0) else { return }
+        html.raw("<p class=\"directions\"><a class=\"directions\" href=\"https://maps.apple.com/?daddr=")
+        html.coordinate(location.latitude)
+        html.raw(",")
+        html.coordinate(location.longitude)
+        html.raw("&amp;dirflg=d\">Directions in Apple Maps</a>\n")
+        html.raw("<a class=\"directions\" href=\"https://www.google.com/maps/dir/?api=1&amp;destination=")
+        html.coordinate(location.latitude)
+        html.raw(",")
+        html.coordinate(location.longitude)
+        html.raw("\">Directions in Google Maps</a></p>\n")
+    }
+
+    /// `p.age`: "Prices as of 2:35 pm AEDT, Wed 14 Jan 2026." plus VIC's delay.
+    static func writeAge(asOf: LocalTime?, provider: ProviderID, into html: inout HTMLWriter) {
         html.raw("<p class=\"age\">")
-        if let asOf = status?.asOf {
-            let local = LocalTime(asOf, in: zone)
-            html.trusted("Prices as of \(local.clock) \(local.zoneAbbreviation), \(local.longDate).")
+        if let asOf {
+            html.trusted("Prices as of \(asOf.clock) \(asOf.zoneAbbreviation), \(asOf.longDate).")
         } else {
             html.raw("Prices as last reported by the provider.")
         }
-        if StationEncoding.delayHours[provider] != nil {
+        if HistoryDay.dataDelay[provider] != nil {
             html.raw(" Victorian prices are published a day late, so they may be out of date.")
-        }
-        if status?.source == .sample {
-            html.raw(" This is sample data recorded from the provider, not live prices.")
         }
         html.raw("</p>\n")
     }

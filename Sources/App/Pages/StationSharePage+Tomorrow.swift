@@ -2,9 +2,18 @@ import Foundation
 import Fuel
 
 extension StationSharePage {
-    /// `section.tomorrow` for a WA station holding tomorrow's prices, shown from their publication until
-    /// their trading day starts; nil when the station has none.
-    static func tomorrowSection(_ entry: StationEntry) -> Tomorrow? {
+    /// `section.tomorrow` for a WA station holding tomorrow's prices, and the sentence link previews add
+    /// ("Tomorrow, Thu 23 Apr: Unleaded 91 185.9 ¢/L."), shown from `from` (publication) until `until`
+    /// (their trading day starts).
+    struct TomorrowSection {
+        let html: [UInt8]
+        let summary: String
+        let from: Double
+        let until: Double
+    }
+
+    /// Nil when the station holds no tomorrow prices.
+    static func tomorrowSection(_ entry: StationEntry) -> TomorrowSection? {
         guard TomorrowController.publishingStates.contains(entry.station.state) else { return nil }
         // All of a station's tomorrow prices are for the same trading day; should they differ, the latest wins.
         guard let day = entry.prices.compactMap({ $0.tomorrow?.day }).max(), let tradingDay = CalendarDay(day) else { return nil }
@@ -36,8 +45,9 @@ extension StationSharePage {
             html.raw("</span></p>\n")
         }
         html.raw("</section>\n")
-        return Tomorrow(
-            section: html.bytes,
+        let listed = prices.compactMap { price in price.tomorrow.map { (price.fuel, $0.price) } }
+        return TomorrowSection(
+            html: html.bytes, summary: "Tomorrow, \(date.dayDate): \(SharePreviewText.list(listed)).",
             from: WATradingDay.publicationInstant(forTradingDay: tradingDay).timeIntervalSince1970,
             until: WATradingDay.start(of: tradingDay).timeIntervalSince1970)
     }
