@@ -5,11 +5,12 @@ import Foundation
 /// Recorded by diffing each published snapshot against the previous one, so every path that changes what a full
 /// fetch shows (merges, removals after `FeedPolicy.absencesBeforeRemoval` feeds, the WA rollover, registry id
 /// changes) becomes change events without the merge knowing about sync.
-public struct ChangeLog: Hashable, Codable, Sendable {
-    /// How long removals are kept, and so how long a cursor stays valid: the one statement of it.
+public struct ChangeLog: Hashable, Sendable {
+    /// How long removals are kept, and so how long a cursor surely stays valid: the one statement of it. (An older
+    /// cursor is refused only once a removal it may not have seen is dropped.)
     public static let retention: TimeInterval = 7 * 86_400
 
-    public struct Removal: Hashable, Codable, Sendable {
+    public struct Removal: Hashable, Sendable {
         public var at: Date
         public var station: StationID
         public var state: AustralianState
@@ -19,13 +20,13 @@ public struct ChangeLog: Hashable, Codable, Sendable {
 
     /// A cursor or `since` before this instant may have missed removals the log no longer holds (expired, or lost
     /// with a restart): the client must fetch everything again.
-    public private(set) var horizon: Date
+    public internal(set) var horizon: Date
     /// The snapshot version this log describes; a log beside another snapshot cannot be trusted.
-    public private(set) var version: UInt64
+    public internal(set) var version: UInt64
     /// When each current station's details, or its set of prices and tomorrow prices, last changed.
-    public private(set) var stations: [StationID: Date]
+    public internal(set) var stations: [StationID: Date]
     /// Oldest first.
-    public private(set) var removals: [Removal]
+    public internal(set) var removals: [Removal]
 
     /// A log that knows nothing before `snapshot`: each of its stations is a change at the horizon, just after the
     /// snapshot's last change, so every cursor issued before (by a log now lost) is refused, never trusted.
@@ -83,13 +84,15 @@ public struct ChangeLog: Hashable, Codable, Sendable {
             }
             next.removals.sort { ($0.at, $0.station, $0.fuel?.ordinal ?? -1) < ($1.at, $1.station, $1.fuel?.ordinal ?? -1) }
         }
+        // Removals past retention go; the horizon moves just past the newest one dropped, so only a cursor that
+        // could have needed it is refused.
         let cutoff = now.addingTimeInterval(-Self.retention)
-        if let expired = next.removals.firstIndex(where: { $0.at >= cutoff }) ?? (next.removals.isEmpty ? nil : next.removals.count),
-            expired > 0
-        {
+        let expired = next.removals.prefix { $0.at < cutoff }.count
+        if expired > 0 {
+            let newest = next.removals[expired - 1].at
+            next.horizon = max(next.horizon, Date(timeIntervalSinceReferenceDate: newest.timeIntervalSinceReferenceDate.nextUp))
             next.removals.removeFirst(expired)
         }
-        if next.horizon < cutoff { next.horizon = cutoff }
         return next
     }
 
