@@ -5,7 +5,7 @@ extension LoadLimits {
     /// A change log is checked value by value like every file; one that fails is set aside and sync starts again
     /// after the snapshot (old cursors then answer 410).
     static func check(_ log: ChangeLog) throws {
-        try check(log.horizon == .distantPast || instants.contains(log.horizon.timeIntervalSince1970), "change log horizon")
+        if let horizon = log.horizon { try check(instant: horizon.changedAt.timeIntervalSince1970, "change log horizon") }
         try check(count: log.stations.count, "change log stations")
         try check(log.stations.count <= maxStations, "change log stations \(log.stations.count)")
         try check(count: log.removals.count, "change log removals")

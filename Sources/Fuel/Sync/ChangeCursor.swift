@@ -36,6 +36,11 @@ public struct ChangeCursor: Hashable, Sendable {
         precedesOrEquals(changedAt: change.changedAt, station: change.station, slot: change.fuel.ordinal + 1)
     }
 
+    /// Strictly before `other` in the timeline's order.
+    public func precedes(_ other: ChangeCursor) -> Bool {
+        !other.precedesOrEquals(changedAt: changedAt, station: station, slot: slot)
+    }
+
     func precedesOrEquals(_ event: ChangeEvent) -> Bool {
         precedesOrEquals(changedAt: event.changedAt, station: event.station, slot: event.slot)
     }
@@ -46,16 +51,18 @@ public struct ChangeCursor: Hashable, Sendable {
         return slot <= other
     }
 
-    /// `c1.<hex of the instant's bits>.<station>.<fuel or "station">`: opaque to clients, exact for us.
+    /// `c2.<hex of the instant's bits>.<station>.<fuel or "station">`: opaque to clients, exact for us. The bits are
+    /// `Date`'s own (seconds since 2001), so the instant comes back identical; `c1` tokens (seconds since 1970, which
+    /// can round by one unit in the last place) are still read.
     public var token: String {
-        "c1.\(String(changedAt.timeIntervalSince1970.bitPattern, radix: 16)).\(station.rawValue).\(fuel?.rawValue ?? Self.stationSlot)"
+        "c2.\(String(changedAt.timeIntervalSinceReferenceDate.bitPattern, radix: 16)).\(station.rawValue).\(fuel?.rawValue ?? Self.stationSlot)"
     }
 
     static let stationSlot = "station"
 
     public init?(token: String) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "c1", parts[1].count <= 16, let bits = UInt64(parts[1], radix: 16),
+        guard parts.count == 4, parts[0] == "c1" || parts[0] == "c2", parts[1].count <= 16, let bits = UInt64(parts[1], radix: 16),
               parts[2].count <= 18, let station = Int(parts[2]), station > 0
         else { return nil }
         let fuel: FuelType?
@@ -68,7 +75,8 @@ public struct ChangeCursor: Hashable, Sendable {
         // Any 64 bits name a position: a non-finite instant sorts before or after every change.
         var seconds = Double(bitPattern: bits)
         if !seconds.isFinite { seconds = seconds.sign == .minus ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude }
-        self.init(changedAt: Date(timeIntervalSince1970: seconds), station: StationID(station), fuel: fuel)
+        let instant = parts[0] == "c2" ? Date(timeIntervalSinceReferenceDate: seconds) : Date(timeIntervalSince1970: seconds)
+        self.init(changedAt: instant, station: StationID(station), fuel: fuel)
     }
 }
 

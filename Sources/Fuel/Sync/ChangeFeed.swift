@@ -17,7 +17,7 @@ public struct ChangeFeed: Sendable {
             events.append(ChangeEvent(kind: .price(change), changedAt: change.changedAt, station: change.station, state: entry.station.state))
         }
         for entry in snapshot.entries {
-            let changedAt = log.stations[entry.id] ?? log.horizon
+            let changedAt = log.stations[entry.id] ?? .distantPast
             events.append(ChangeEvent(kind: .station, changedAt: changedAt, station: entry.id, state: entry.station.state))
         }
         for removal in log.removals {
@@ -31,7 +31,7 @@ public struct ChangeFeed: Sendable {
 
     /// Where a client that has applied the whole feed stands: what list responses hand out as `sync_token`.
     public var end: ChangeCursor {
-        events.last.map(ChangeCursor.init(after:)) ?? .after(instant: log.horizon)
+        events.last.map(ChangeCursor.init(after:)) ?? log.horizon ?? .after(instant: .distantPast)
     }
 
     /// Events strictly after `cursor` (binary search, no scan).

@@ -10,6 +10,12 @@ extension ChangeLog: Codable {
         var at: Double
     }
 
+    private struct StoredPosition: Codable {
+        var at: Double
+        var station: StationID
+        var fuel: FuelType?
+    }
+
     private struct StoredRemoval: Codable {
         var at: Double
         var station: StationID
@@ -19,7 +25,9 @@ extension ChangeLog: Codable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        horizon = Date(timeIntervalSinceReferenceDate: try container.decode(Double.self, forKey: .horizon))
+        horizon = try container.decodeIfPresent(StoredPosition.self, forKey: .horizon).map {
+            ChangeCursor(changedAt: Date(timeIntervalSinceReferenceDate: $0.at), station: $0.station, fuel: $0.fuel)
+        }
         version = try container.decode(UInt64.self, forKey: .version)
         let stamps = try container.decode([StationStamp].self, forKey: .stations)
         stations = Dictionary(stamps.map { ($0.id, Date(timeIntervalSinceReferenceDate: $0.at)) }, uniquingKeysWith: max)
@@ -31,7 +39,9 @@ extension ChangeLog: Codable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(horizon.timeIntervalSinceReferenceDate, forKey: .horizon)
+        try container.encodeIfPresent(horizon.map {
+            StoredPosition(at: $0.changedAt.timeIntervalSinceReferenceDate, station: $0.station, fuel: $0.fuel)
+        }, forKey: .horizon)
         try container.encode(version, forKey: .version)
         let stamps = stations.sorted { $0.key < $1.key }.map { StationStamp(id: $0.key, at: $0.value.timeIntervalSinceReferenceDate) }
         try container.encode(stamps, forKey: .stations)

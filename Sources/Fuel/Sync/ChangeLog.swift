@@ -18,9 +18,10 @@ public struct ChangeLog: Hashable, Sendable {
         public var fuel: FuelType?
     }
 
-    /// A cursor or `since` before this instant may have missed removals the log no longer holds (expired, or lost
-    /// with a restart): the client must fetch everything again.
-    public internal(set) var horizon: Date
+    /// The last position the log can no longer vouch for (a removal dropped after `retention`, or the end of what
+    /// a restart lost): a cursor or `since` before it may have missed a removal, so the client must fetch everything
+    /// again. nil while nothing was ever dropped or lost.
+    public internal(set) var horizon: ChangeCursor?
     /// The snapshot version this log describes; a log beside another snapshot cannot be trusted.
     public internal(set) var version: UInt64
     /// When each current station's details, or its set of prices and tomorrow prices, last changed.
@@ -32,7 +33,7 @@ public struct ChangeLog: Hashable, Sendable {
     /// snapshot's last change, so every cursor issued before (by a log now lost) is refused, never trusted.
     public init(restartingAt snapshot: Snapshot) {
         let start = snapshot.changedAt.map { Date(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate.nextUp) } ?? .distantPast
-        horizon = start
+        horizon = snapshot.changedAt.map(ChangeCursor.after(instant:))
         version = snapshot.version
         stations = Dictionary(snapshot.entries.map { ($0.id, start) }, uniquingKeysWith: { first, _ in first })
         removals = []
@@ -45,7 +46,7 @@ public struct ChangeLog: Hashable, Sendable {
     }
 
     /// Whether a client at `cursor` can catch up from this log.
-    public func accepts(_ cursor: ChangeCursor) -> Bool { cursor.changedAt >= horizon }
+    public func accepts(_ cursor: ChangeCursor) -> Bool { horizon.map { !cursor.precedes($0) } ?? true }
 
     /// The log after `old` became `new` at `now`: stations added or changed and prices or stations removed are
     /// stamped `now`; removals older than `retention` are dropped and the horizon moves past them.
@@ -84,13 +85,14 @@ public struct ChangeLog: Hashable, Sendable {
             }
             next.removals.sort { ($0.at, $0.station, $0.fuel?.ordinal ?? -1) < ($1.at, $1.station, $1.fuel?.ordinal ?? -1) }
         }
-        // Removals past retention go; the horizon moves just past the newest one dropped, so only a cursor that
-        // could have needed it is refused.
+        // Removals past retention go; the horizon moves to the newest one dropped, so only a cursor that could have
+        // needed it is refused.
         let cutoff = now.addingTimeInterval(-Self.retention)
         let expired = next.removals.prefix { $0.at < cutoff }.count
         if expired > 0 {
-            let newest = next.removals[expired - 1].at
-            next.horizon = max(next.horizon, Date(timeIntervalSinceReferenceDate: newest.timeIntervalSinceReferenceDate.nextUp))
+            let newest = next.removals[expired - 1]
+            let position = ChangeCursor(changedAt: newest.at, station: newest.station, fuel: newest.fuel)
+            if next.horizon.map({ $0.precedes(position) }) ?? true { next.horizon = position }
             next.removals.removeFirst(expired)
         }
         return next
