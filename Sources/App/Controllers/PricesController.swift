@@ -67,8 +67,11 @@ struct PricesController: RouteCollection {
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }
 
-    /// Bounded by `limit` whatever the data: a page may end between prices that share an instant, because the
-    /// cursor carries a tie-break (`ChangeCursor`).
+    /// Bounded by `limit` whatever the data: a page may end between changes that share an instant, because the
+    /// cursor carries a tie-break (`ChangeCursor`). Items, in feed order (`ChangeFeed`):
+    /// `{"type":"price",...}` a current price, `{"type":"price","removed":true,...}` a fuel the station dropped,
+    /// `{"type":"station",...,"station":{...}}` a station to replace whole (details and prices), and
+    /// `{"type":"station","removed":true,...}` a station gone with its prices.
     func changes(_ request: Request) throws -> Response {
         let params = QueryParameters(request)
         let state = try params.state()
@@ -81,24 +84,29 @@ struct PricesController: RouteCollection {
             }
             return cursor
         }
-        // Neither: from the beginning (a first sync pages through every current price).
+        // Neither: from the beginning (a first sync pages through every current station and price).
         let asked = try params.date("since")
-        let since = cursor == nil ? (asked ?? Date(timeIntervalSince1970: 0)) : nil
+        let since = cursor == nil ? asked : nil
         let view = context.store.current
-        let timeline = cursor.map { view.index.changes(after: $0) } ?? view.index.changes(since: since!)
-        var items: [PriceChangeDTO] = []
+        let feed = view.extra.changeFeed
+        let start = cursor ?? since.map(ChangeCursor.after(instant:))
+        if let start, !feed.log.accepts(start) {
+            throw Abort(HTTPStatus(code: 410), reason: Self.expiredReason(cursor == nil ? "since" : "cursor"))
+        }
+        let rendered = view.extra
+        var json = JSONWriter(capacity: 256 + min(limit, 64) * 160)
+        json.raw("{\"data\":[")
+        var count = 0
         var hasMore = false
         var last: ChangeCursor?
-        for change in timeline {
-            guard let entry = view.snapshot[change.station] else { continue }
-            if let state, entry.station.state != state { continue }
-            if let fuel, change.fuel != fuel { continue }
-            if items.count == limit { hasMore = true; break }
-            items.append(PriceChangeDTO(
-                stationId: change.station.rawValue, state: entry.station.state.rawValue, fuel: change.fuel.rawValue,
-                price: CentsValue(change.price), updatedAt: ISOTimestamp.string(change.updatedAt),
-                changedAt: ISOTimestamp.string(change.changedAt)))
-            last = ChangeCursor(after: change)
+        for event in start.map({ feed.events(after: $0) }) ?? feed.events[...] {
+            if let state, event.state != state { continue }
+            if let fuel, let eventFuel = event.fuel, eventFuel != fuel { continue }
+            if count == limit { hasMore = true; break }
+            if count > 0 { json.raw(",") }
+            count += 1
+            Self.write(event, slot: view.snapshot.slot(of: event.station), rendered: rendered, into: &json)
+            last = ChangeCursor(after: event)
         }
         struct Meta: Encodable {
             var since: String?
@@ -109,8 +117,9 @@ struct PricesController: RouteCollection {
             var asOf: String?
             var source: String
             var states: [StateFreshnessDTO]
+            var syncToken: String
 
-            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextCursor, asOf, source, states }
+            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextCursor, asOf, source, states, syncToken }
 
             func encode(to encoder: Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
@@ -122,19 +131,61 @@ struct PricesController: RouteCollection {
                 try container.encode(asOf, forKey: .asOf)
                 try container.encode(source, forKey: .source)
                 try container.encode(states, forKey: .states)
+                try container.encode(syncToken, forKey: .syncToken)
             }
         }
-        struct Body: Encodable {
-            var data: [PriceChangeDTO]
-            var meta: Meta
-        }
         let dataMeta = view.extra.meta(for: state)
-        // An empty page hands back where it stood, so the client keeps its place.
-        let next = (last ?? cursor ?? since.map(ChangeCursor.after(instant:)))?.token
-        let body = Body(data: items, meta: Meta(
-            since: since.map(ISOTimestamp.string), total: items.count, limit: limit, hasMore: hasMore,
+        // An empty page hands back where it stood (or the feed's end, from the beginning), so the client keeps its place.
+        let next = (last ?? start ?? feed.end).token
+        let meta = Meta(
+            since: since.map(ISOTimestamp.string), total: count, limit: limit, hasMore: hasMore,
             nextCursor: next, asOf: dataMeta.asOf, source: dataMeta.source,
-            states: dataMeta.states.map(StateFreshnessDTO.init)))
-        return try JSONResponse.content(body, lastModified: view.extra.lastModified, maxAge: 30)
+            states: dataMeta.states.map(StateFreshnessDTO.init), syncToken: feed.end.token)
+        json.raw("],\"meta\":")
+        json.raw(try JSONCoding.encode(meta))
+        json.raw("}")
+        var hash = FNV1a()
+        hash.combine(json.bytes)
+        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified, maxAge: 30)
+    }
+
+    static func expiredReason(_ parameter: String) -> String {
+        "\(parameter) is older than the change log (changes are kept \(Int(ChangeLog.retention / 86_400)) days, and a restart "
+            + "may lose them): fetch /v1/stations in full and sync from its meta.sync_token"
+    }
+
+    private static func write(_ event: ChangeEvent, slot: Int?, rendered: RenderedSnapshot, into json: inout JSONWriter) {
+        switch event.kind {
+        case .price, .priceRemoved: json.raw("{\"type\":\"price\",\"station_id\":")
+        case .station, .stationRemoved: json.raw("{\"type\":\"station\",\"station_id\":")
+        }
+        json.int(event.station.rawValue)
+        json.raw(",\"state\":")
+        json.string(event.state.rawValue)
+        switch event.kind {
+        case .price(let change):
+            json.raw(",\"fuel\":")
+            json.string(change.fuel.rawValue)
+            json.raw(",\"price\":")
+            json.price(change.price)
+            json.raw(",\"updated_at\":")
+            json.string(ISOTimestamp.string(change.updatedAt))
+        case .priceRemoved(let fuel):
+            json.raw(",\"fuel\":")
+            json.string(fuel.rawValue)
+            json.raw(",\"removed\":true")
+        case .stationRemoved:
+            json.raw(",\"removed\":true")
+        case .station:
+            break
+        }
+        json.raw(",\"changed_at\":")
+        json.string(ISOTimestamp.string(event.changedAt))
+        if case .station = event.kind, let slot {
+            json.raw(",\"station\":")
+            json.raw(rendered.fragments[slot])
+            json.raw("}")
+        }
+        json.raw("}")
     }
 }

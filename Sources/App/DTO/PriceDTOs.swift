@@ -38,17 +38,6 @@ struct Rounded: Codable, Sendable, Hashable {
     }
 }
 
-struct PriceChangeDTO: Codable, Sendable {
-    var stationId: Int
-    var state: String
-    var fuel: String
-    var price: CentsValue
-    /// When the retailer set the price.
-    var updatedAt: String
-    /// When this server first saw it: what `since` refers to (and, with a tie-break, `next_cursor`).
-    var changedAt: String
-}
-
 struct AverageDTO: Codable, Sendable {
     var state: String
     /// Absent for the state row; `metro` or `regional` for a region row (WA).

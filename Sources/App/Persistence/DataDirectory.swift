@@ -2,7 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 
-/// The store on disk: snapshot, station-id registry and history, one file each, each written atomically and sealed
+/// The store on disk: snapshot, station-id registry, history and the sync change log, one file each, each written atomically and sealed
 /// with a checksum (`FileSeal`). Reading never fails the start: a missing file is a fresh start; a file whose checksum
 /// or values (`LoadLimits`) are wrong is moved aside, logged and listed in `problems` (shown by `/health`).
 /// Files written before checksums (no trailer) still load, validated value by value.
@@ -14,6 +14,7 @@ struct DataDirectory: Sendable {
         case snapshot = "snapshot.bin"
         case registry = "registry.json"
         case history = "history.json"
+        case changes = "changes.json"
     }
 
     /// A JSON snapshot (as `Run export` prints it) is imported when no binary snapshot exists.
@@ -43,6 +44,7 @@ struct DataDirectory: Sendable {
         let snapshot = readSnapshot(problems: &problems)
         let registry: StationRegistry? = read(.registry, problems: &problems, validate: LoadLimits.check)
         let history: History? = read(.history, problems: &problems, validate: LoadLimits.check)
+        let changes: ChangeLog? = read(.changes, problems: &problems, validate: LoadLimits.check)
         let resolvedSnapshot = snapshot ?? .empty
         // The snapshot's own ids are authoritative; the registry adds ids of stations not currently listed.
         let (resolvedRegistry, dropped) = (registry ?? StationRegistry()).repaired(against: resolvedSnapshot)
@@ -52,12 +54,12 @@ struct DataDirectory: Sendable {
             problems.append(message)
         }
         return Loaded(
-            dataset: Dataset(snapshot: resolvedSnapshot, registry: resolvedRegistry, history: history ?? History()),
+            dataset: Dataset(snapshot: resolvedSnapshot, registry: resolvedRegistry, history: history ?? History(), changes: changes),
             hadSnapshot: snapshot.map { !$0.entries.isEmpty } ?? false,
             problems: problems)
     }
 
-    /// Writes all three files (re-creating the directory if it was deleted) and returns what they are on disk now.
+    /// Writes all four files (re-creating the directory if it was deleted) and returns what they are on disk now.
     /// The registry goes first: beside an older snapshot a newer registry only knows more ids, never fewer.
     @discardableResult
     func save(_ dataset: Dataset) throws -> [FileIdentity] {
@@ -68,6 +70,8 @@ struct DataDirectory: Sendable {
         if dropped > 0 { logger.warning("data: \(dropped) stations or prices hold values a load would refuse; not saved") }
         try AtomicFile.write(FileSeal.seal(try SnapshotCodec.encode(snapshot)), to: url(.snapshot))
         try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.history))), to: url(.history))
+        // After the snapshot: a log saved beside another snapshot version is not trusted (`ChangeLog.describes`).
+        try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.changes))), to: url(.changes))
         return File.allCases.map { FileIdentity(path: url($0)) }
     }
 

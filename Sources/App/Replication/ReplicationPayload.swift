@@ -1,7 +1,8 @@
 import Foundation
 import Fuel
 
-/// The whole dataset as one binary body for followers: the binary snapshot, then registry and history as JSON.
+/// The whole dataset as one binary body for followers: the binary snapshot, then registry, history and the sync
+/// change log as JSON. The log is the leader's, so a cursor one node issued is valid on every node.
 enum ReplicationPayload {
     static let magic: [UInt8] = Array("PTYREPL1".utf8)
     static let contentType = "application/vnd.petty.dataset"
@@ -12,6 +13,7 @@ enum ReplicationPayload {
         out.blob(try SnapshotCodec.encode(dataset.snapshot))
         out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.registry)))
         out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.history)))
+        out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.changes)))
         return out.bytes
     }
 
@@ -23,8 +25,15 @@ enum ReplicationPayload {
         let snapshot = try SnapshotCodec.decode(Array(try input.blob()))
         let registry = try DataDirectory.jsonDecoder().decode(StationRegistry.self, from: Data(try input.blob()))
         let history = try DataDirectory.jsonDecoder().decode(History.self, from: Data(try input.blob()))
+        // A leader from before the log sends none: the follower's sync starts after the snapshot.
+        var changes: ChangeLog?
+        if !input.isAtEnd {
+            let log = try DataDirectory.jsonDecoder().decode(ChangeLog.self, from: Data(try input.blob()))
+            try LoadLimits.check(log)
+            changes = log
+        }
         guard input.isAtEnd else { throw SnapshotCodec.Malformed(description: "trailing bytes") }
-        return Dataset(snapshot: snapshot, registry: registry.reconciled(with: snapshot), history: history)
+        return Dataset(snapshot: snapshot, registry: registry.reconciled(with: snapshot), history: history, changes: changes)
     }
 
     /// One validator per published dataset, shared by the leader and every follower that copied it.

@@ -3,6 +3,8 @@ import Fuel
 /// The freshness part of every response's `meta`: the newest `as_of`, the overall `source`, and per state which
 /// source and as-of its data is, so sample data never passes for current in a mixed deployment:
 /// `"as_of": "...", "source": "mixed", "states": [{"state": "NSW", "source": "sample", "as_of": "..."}, ...]`.
+/// List metas also carry `"sync_token"`: the change feed's end (`ChangeFeed.end`), so a client that did a full fetch
+/// syncs from there with `/v1/prices/changes?cursor=`.
 /// Built once per snapshot (per state and overall); responses copy `fields`.
 struct DataMeta: Sendable {
     struct StateFreshness: Sendable, Hashable {
@@ -15,12 +17,15 @@ struct DataMeta: Sendable {
     let source: String
     /// The states the meta speaks for that have data, in state order.
     let states: [StateFreshness]
+    /// The change feed's end when this meta belongs to lists; nil for a single station's.
+    let syncToken: String?
     /// `"as_of":...,"source":...,"states":[...]` without the surrounding braces.
     let fields: [UInt8]
     /// A hash of `fields`, folded into ETags.
     let hash: UInt64
 
-    init(snapshot: Snapshot, states wanted: Set<AustralianState>) {
+    init(snapshot: Snapshot, states wanted: Set<AustralianState>, syncToken: String? = nil) {
+        self.syncToken = syncToken
         var providersByState: [AustralianState: Set<ProviderID>] = [:]
         for entry in snapshot.entries where wanted.contains(entry.station.state) {
             providersByState[entry.station.state, default: []].insert(entry.station.provider)
@@ -55,6 +60,10 @@ struct DataMeta: Sendable {
             json.raw("}")
         }
         json.raw("]")
+        if let syncToken {
+            json.raw(",\"sync_token\":")
+            json.string(syncToken)
+        }
         fields = json.bytes
         var hasher = FNV1a()
         hasher.combine(fields)

@@ -22,6 +22,8 @@ struct RenderedSnapshot: Sendable {
     let overallMeta: DataMeta
     /// Each provider's clock: time-dependent answers about a state are judged by its provider's.
     let clocks: DataClocks
+    /// Incremental sync's feed (`/v1/prices/changes`); its end is the lists' `meta.sync_token`.
+    let changeFeed: ChangeFeed
 
     static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
@@ -33,8 +35,12 @@ struct RenderedSnapshot: Sendable {
         let marks = Self.marks(index)
         let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider, marks: marks)
         let previous = reused == nil ? memo?.byID() : nil
-        let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
-        let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases))
+        let changeFeed = ChangeFeed(index: index, log: dataset.changes)
+        let syncToken = changeFeed.end.token
+        // A station's own body leaves the token out, so its ETag changes only with its state's data.
+        let detailMetaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
+        let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state], syncToken: syncToken) }
+        let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
 
         var fragments: [[UInt8]] = []
         var hashes: [UInt64] = []
@@ -62,7 +68,7 @@ struct RenderedSnapshot: Sendable {
                 hash.combine(fragment)
             }
             let contentHash = hash
-            let meta = metaByState[AustralianState.allCases.firstIndex(of: entry.station.state)!]
+            let meta = detailMetaByState[AustralianState.allCases.firstIndex(of: entry.station.state)!]
             var body = JSONWriter(capacity: fragment.count + 96)
             body.raw("{\"data\":")
             body.raw(fragment)
@@ -84,7 +90,7 @@ struct RenderedSnapshot: Sendable {
             fragments: fragments, hashes: hashes, detailBodies: bodies, detailETags: etags, detailResponses: responses,
             lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall,
-            clocks: DataClocks(snapshot: snapshot)
+            clocks: DataClocks(snapshot: snapshot), changeFeed: changeFeed
         )
     }
 

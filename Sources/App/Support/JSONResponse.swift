@@ -56,7 +56,7 @@ struct MetaDTO: Encodable, Sendable {
         self.offset = offset
     }
 
-    private enum CodingKeys: String, CodingKey { case asOf, source, total, limit, offset, states }
+    private enum CodingKeys: String, CodingKey { case asOf, source, total, limit, offset, states, syncToken }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -66,6 +66,7 @@ struct MetaDTO: Encodable, Sendable {
         try container.encodeIfPresent(limit, forKey: .limit)
         try container.encodeIfPresent(offset, forKey: .offset)
         try container.encode(freshness.states.map(StateFreshnessDTO.init), forKey: .states)
+        try container.encodeIfPresent(freshness.syncToken, forKey: .syncToken)
     }
 }
 

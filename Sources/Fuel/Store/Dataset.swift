@@ -1,17 +1,23 @@
 import Foundation
 
-/// What the store holds and the App persists: the snapshot, the id registry and the trend history.
-/// They change together, so one writer step updates all three.
+/// What the store holds and the App persists: the snapshot, the id registry, the trend history and the change log
+/// incremental sync reads. They change together, so one writer step updates all of them.
 public struct Dataset: Hashable, Codable, Sendable {
     public var snapshot: Snapshot
     public var registry: StationRegistry
     public var history: History
+    public var changes: ChangeLog
 
-    /// A registry missing some of the snapshot's stations (restored without its file) adopts their ids.
-    public init(snapshot: Snapshot = .empty, registry: StationRegistry = StationRegistry(), history: History = History()) {
+    /// A registry missing some of the snapshot's stations (restored without its file) adopts their ids; a change
+    /// log that does not describe the snapshot (missing, or saved beside another one) starts again after it.
+    public init(
+        snapshot: Snapshot = .empty, registry: StationRegistry = StationRegistry(), history: History = History(),
+        changes: ChangeLog? = nil
+    ) {
         self.snapshot = snapshot
         self.registry = registry.reconciled(with: snapshot)
         self.history = history
+        self.changes = changes.flatMap { $0.describes(snapshot) ? $0 : nil } ?? ChangeLog(restartingAt: snapshot)
     }
 
     /// Merges an update (see `Snapshot.merging`) and, when applied, records the trend points of the
@@ -21,6 +27,7 @@ public struct Dataset: Hashable, Codable, Sendable {
         var next = self
         next.snapshot = result.snapshot
         next.registry = result.registry
+        next.changes = changes.recording(from: snapshot, to: result.snapshot, at: now)
         if result.report.isApplied {
             next.history = history.recording(result.snapshot, provider: update.provider, describedDay: update.describedDay)
         }
@@ -30,6 +37,7 @@ public struct Dataset: Hashable, Codable, Sendable {
     public func markingFailure(provider: ProviderID, error: String, at now: Date) -> Dataset {
         var next = self
         next.snapshot = snapshot.markingFailure(provider: provider, error: error, at: now)
+        next.changes = changes.recording(from: snapshot, to: next.snapshot, at: now)
         return next
     }
 
@@ -40,6 +48,7 @@ public struct Dataset: Hashable, Codable, Sendable {
         guard rolled.version != snapshot.version else { return self }
         var next = self
         next.snapshot = rolled
+        next.changes = changes.recording(from: snapshot, to: rolled, at: now)
         let providers = Set(rolled.entries.lazy.filter { $0.station.state == .WA }.map(\.station.provider))
         next.history = providers.sorted().reduce(history) { $0.recording(rolled, provider: $1) }
         return next
