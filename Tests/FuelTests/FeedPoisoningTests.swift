@@ -113,3 +113,24 @@ import Testing
         #expect(result.snapshot[1]?.price(of: .U91)?.updatedAt == Fixture.now)
     }
 }
+
+/// A feed speaks only for its own provider: rows naming another provider's stations are dropped and counted,
+/// never merged over that provider's data.
+@Suite struct ForeignRowTests {
+    @Test func rowsForAnotherProvidersStationsAreDropped() throws {
+        let nsw = Fixture.merge(Fixture.update(.nsw, count: 1))
+        let later = Fixture.now.addingTimeInterval(1_800)
+        let update = ProviderUpdate(
+            provider: .tas,
+            stations: [Fixture.station(.tas, "9", state: .TAS), Fixture.station(.nsw, "1", name: "Hijacked")],
+            prices: [Fixture.price(.tas, "9", 1_999, at: later), Fixture.price(.nsw, "1", 999, at: later)],
+            asOf: later)
+        let result = Fixture.merge(update, into: nsw.snapshot, registry: nsw.registry, at: later)
+        #expect(result.report.isApplied)
+        #expect(result.report.orphanPrices == 2)  // the NSW station record and its price row
+        let nswStation = try #require(result.snapshot.entries.first { $0.station.provider == .nsw })
+        #expect(nswStation.station.name != "Hijacked")
+        #expect(nswStation.price(of: .U91) == nsw.snapshot.entries.first?.price(of: .U91))
+        #expect(result.snapshot.entries.filter { $0.station.provider == .tas }.count == 1)
+    }
+}
