@@ -72,6 +72,9 @@ func routes(_ app: Application, context: PettyContext) throws {
     try app.register(collection: PricesController(context: context))
     try app.register(collection: AveragesController(context: context))
     try app.register(collection: TomorrowController(context: context))
+    let advice = AdviceCache()
+    try app.register(collection: AdviceController(context: context, cache: advice))
+    try app.register(collection: SummaryController(context: context, advice: advice))
     try app.register(collection: HealthController(context: context, version: Entrypoint.version))
     try app.register(collection: SharePageController(context: context))
 }
