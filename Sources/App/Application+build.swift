@@ -121,6 +121,8 @@ struct DataBootstrap {
         let bundle = try SampleData.load()
         var dataset = dataset
         dataset.history = History.replaying(bundle.history, into: dataset.history, source: .sample)
+        // Perth's metro U91 before and between the captured WA days: FuelWatch's own published Metro averages.
+        dataset.history = dataset.history.fillingMetro(.perth, .U91, with: try SampleData.perthMetroReport())
         // A recorded history that follows a panel of stations (VIC: 120 of 1,754) must not end on a point over the
         // whole state: the cycle position would then compare different populations. Such a current payload
         // is served, but adds no trend point.

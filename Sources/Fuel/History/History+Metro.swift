@@ -61,3 +61,15 @@ extension History {
         }
     }
 }
+
+extension History {
+    /// Adds `points` for days the city has no point of its own (a regulator's published metro averages as a seed:
+    /// our own average, where we have one, is over the stations we serve).
+    public func fillingMetro(_ city: MetroArea, _ fuel: FuelType, with points: [DailyPoint]) -> History {
+        var history = self
+        let key = MetroFuel(city, fuel)
+        let own = Set((metro[key] ?? []).map(\.day))
+        history.metro[key] = Self.sortedByDay([key: (metro[key] ?? []) + points.filter { !own.contains($0.day) }])[key]
+        return history
+    }
+}
