@@ -23,10 +23,11 @@ struct AdviceController: RouteCollection {
     }
 
     /// The city asked for: `city` when given (it wins over `near`), else the metro area containing `near`
-    /// (nil outside all of them). Neither is a 400.
+    /// (nil outside all of them). Neither is a 400, and so is a malformed `near` even beside a `city`.
     static func target(_ params: QueryParameters) throws -> MetroArea? {
+        let near = try params.coordinate()
         if let city = try params.choice("city", as: MetroArea.self) { return city }
-        guard let near = try params.coordinate() else {
+        guard let near else {
             throw params.bad("advice needs near=lat,lng or city (one of \(MetroArea.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return MetroArea.containing(near)
