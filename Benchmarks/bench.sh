@@ -8,7 +8,7 @@
 #   SCENARIOS="station list" Benchmarks/bench.sh
 #   SCENARIOS="memory startup merge" Benchmarks/bench.sh
 #
-# Scenarios: station list near page summary advice c1000 close idle10k (wrk, Petty vs nginx) and memory startup merge
+# Scenarios: station list near page summary advice sumnear c1000 close idle10k (wrk, Petty vs nginx) and memory startup merge
 # merge_load (Petty alone). See Benchmarks/README.md for what each row means.
 # Other knobs: THREADS (wrk threads and nginx workers, 2), IDLE_CONNS (10000), MERGE_WINDOW (10s),
 # FAKE_NSW_DELAY (2 s), STARTUP_RUNS (5), MERGE_RUNS (5), KEEP=1 (keep the work directory).
@@ -35,7 +35,7 @@ MERGE_RUNS=${MERGE_RUNS:-5}
 NSW_PAYLOAD=Sources/Providers/SampleData/nsw/nsw_v1_fuel_prices.json
 HELPERS=Benchmarks/helpers
 
-all_names="station list near page summary advice c1000 close idle10k memory startup merge merge_load"
+all_names="station list near page summary advice sumnear c1000 close idle10k memory startup merge merge_load"
 selected=${SCENARIOS:-$all_names}
 for name in $selected; do
     case " $all_names " in *" $name "*) ;; *) echo "bench: unknown scenario '$name' (known: $all_names)" >&2; exit 2 ;; esac
@@ -83,7 +83,7 @@ echo "== load at start: $(uptime)"
 needs_large=""
 for name in memory startup merge merge_load; do wants "$name" && needs_large=1; done
 wrk_names=""
-for name in station list near page summary advice c1000 close idle10k; do wants "$name" && wrk_names="$wrk_names $name"; done
+for name in station list near page summary advice sumnear c1000 close idle10k; do wants "$name" && wrk_names="$wrk_names $name"; done
 
 echo "== building release"
 swift build -c release --product Run >/dev/null
@@ -129,6 +129,7 @@ run_wrk() { # url connections mode(close|html|"") duration -> "rps p50_ms p99_ms
     local args=(-t"$THREADS" -c"$conns" -d"$duration" --latency)
     case "$mode" in *close*) args+=(-H "Connection: close") ;; esac
     case "$mode" in *html*) args+=(-H "Accept: text/html") ;; esac
+    case "$mode" in *lua*) args+=(-s "$HELPERS/random_near.lua") ;; esac
     wrk "${args[@]}" "$url" 2>&1 | tee "$(mktemp "$work/wrk-XXXXXX.txt")" | python3 "$HELPERS/parse_wrk.py"
 }
 
@@ -148,6 +149,7 @@ all_scenarios=(
     "page|/stations/1|64|"
     "summary|/v1/summary?state=NSW&fuel=U91|64|"
     "advice|/v1/advice?fuel=U91&city=melbourne|64|"
+    "sumnear|/v1/summary?state=NSW&fuel=U91&near=-33.8688,151.2093|64|lua"
     "c1000|/v1/stations/1|1000|"
     "close|/v1/stations/1|64|close"
     "idle10k|/v1/stations/1|64|idle"
@@ -242,7 +244,7 @@ NGINX
                     line=$(run_wrk "http://127.0.0.1:$PETTY_PORT$path" "$conns" "$mode")
                     set -- $line
                     note "W petty $name $round $1 $2 $3 $4 $(rss_kb "$server_pid" VmRSS) $5"
-                    line=$(run_wrk "http://127.0.0.1:$NGINX_PORT/$name.$ext" "$conns" "$extra")
+                    line=$(run_wrk "http://127.0.0.1:$NGINX_PORT/$name.$ext" "$conns" "${extra//lua/}")
                     set -- $line
                     note "W nginx $name $round $1 $2 $3 $4 0 $5"
                 fi
@@ -378,7 +380,7 @@ for l in loads: print(f"== load {l}")
 if wrk: print(f"== wrk -t{threads} -d{duration}, {rounds} interleaved rounds (Petty, nginx, Petty, nginx, ...), medians; Petty on the bundled sample data")
 targets = {
     "station": (0.8, "≥0.8×, p99≤1.5×"), "list": (0.5, "≥0.5×"), "near": (0.3, "≥0.3×"), "page": (0.5, "≥0.5×"),
-    "summary": (0.7, "≥0.7×"), "advice": (0.7, "≥0.7×"),
+    "summary": (0.7, "≥0.7×"), "advice": (0.7, "≥0.7×"), "sumnear": (0.3, "≥0.3× (random)"),
     "c1000": (0.8, "≥0.8×, 0 err"), "close": (0.7, "≥0.7×, 0 err"), "idle10k": (0.7, "≥0.7×, ≤150MB"),
 }
 header = f"{'scenario':<9}{'petty req/s':>12}{'nginx req/s':>12}{'ratio':>7}  {'target':<16}{'petty p50':>10}{'petty p99':>10}{'nginx p99':>10}{'errors':>7}{'petty RSS':>10}  verdict"
