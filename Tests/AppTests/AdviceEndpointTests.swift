@@ -57,6 +57,14 @@ import Testing
         #expect(reading.daysSinceLow == reading.through.days(since: CalendarDay(lowDay)!))
     }
 
+    @Test func anImplausibleMetroPointIsRefusedOnLoadAndFromALeader() throws {
+        let bad = DailyPoint(day: "2026-03-01", average: 99_999, min: PriceTenths(tenths: 1_800), max: PriceTenths(tenths: 1_900), stationCount: 3)
+        let history = History(series: [:], metro: [MetroFuel(.perth, .U91): [bad]])
+        #expect(throws: (any Error).self) { try LoadLimits.check(history) }
+        #expect(DatasetValidation.problem(in: history) != nil)
+        #expect(DatasetValidation.problem(in: AppTestSupport.sampleDataset.history) == nil)
+    }
+
     @Test func aPointInPerthGetsPerthsAdviceWithTomorrowsPrices() throws {
         let data = try data("/v1/advice?fuel=u91&near=-31.9523,115.8613")
         #expect(data["city"] as? String == "perth")
