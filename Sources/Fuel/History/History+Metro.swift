@@ -20,9 +20,8 @@ extension History {
 
     /// Sets `day`'s point for every fuel with counted prices in `state`'s metro area. Uses the prices that count
     /// for the state average (current and plausible), so a city point and its state's agree on what a price is.
-    mutating func recordMetro(_ snapshot: Snapshot, state: AustralianState, day: CalendarDay) {
+    mutating func recordMetro(_ snapshot: Snapshot, judge: PriceJudge, state: AustralianState, day: CalendarDay) {
         guard let city = MetroArea.capital(of: state) else { return }
-        let judge = PriceJudge(snapshot: snapshot)
         var totals: [FuelType: [Int]] = [:]
         for entry in snapshot.entries where entry.station.state == state && MetroArea.of(entry.station) == city {
             for price in entry.prices where judge.standing(of: price, at: entry.station) == .counts {

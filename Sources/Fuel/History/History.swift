@@ -61,12 +61,13 @@ public struct History: Hashable, Sendable {
         guard let asOf = snapshot.asOf(provider) else { return self }
         let states = Set(snapshot.entries.lazy.filter { $0.station.provider == provider }.map(\.station.state))
         guard !states.isEmpty else { return self }
-        let averages = Averages(snapshot: snapshot, states: states)
+        let judge = PriceJudge(snapshot: snapshot)
+        let averages = Averages(snapshot: snapshot, judge: judge, states: states)
         var history = self
         for state in states.sorted() {
             let day = describedDay ?? HistoryDay.of(asOf: asOf, state: state)
             history = history.recording(averages, state: state, day: day)
-            history.recordMetro(snapshot, state: state, day: day)
+            history.recordMetro(snapshot, judge: judge, state: state, day: day)
         }
         return history
     }
