@@ -54,6 +54,7 @@ HELPERS = ROOT / "Benchmarks" / "helpers"
 RUN = ROOT / ".build/release/Run"
 BENCH = ROOT / ".build/release/PettyBench"
 NEAR_QUERY = "/v1/stations?near={lat:.4f},{lng:.4f}&radius_km=5&fuel=U91&sort=price"
+SUMMARY_NEAR_QUERY = "/v1/summary?state=NSW&fuel=U91&near={lat:.4f},{lng:.4f}"
 SYDNEY = ((-34.05, -33.70), (150.85, 151.30))  # metro Sydney, south-north and west-east
 
 
@@ -65,15 +66,18 @@ class Scenario:
     target: float = 0.5
     label: str = ""
     optional: bool = False  # an endpoint still being built elsewhere: skipped while it answers 404
+    random_query: str = ""  # a query over NEAR_POINTS random points over Sydney ({lat}, {lng}) instead of `path`
 
 
 SCENARIOS = {
     "station": Scenario("/v1/stations/1", target=0.8, label="≥0.8×, p99≤1.5×"),
     "list": Scenario("/v1/stations?state=NSW&limit=50", target=0.5, label="≥0.5×"),
-    "near": Scenario("(NEAR_POINTS random points over Sydney)", target=0.3, label="≥0.3×"),
+    "near": Scenario("(NEAR_POINTS random points over Sydney)", target=0.3, label="≥0.3×", random_query=NEAR_QUERY),
     "page": Scenario("/stations/1", mode="html", target=0.5, label="≥0.5×"),
     "summary": Scenario("/v1/summary?state=NSW&fuel=U91", target=0.7, label="≥0.7×", optional=True),
     "advice": Scenario("/v1/advice?fuel=U91&city=sydney", target=0.7, label="≥0.7×", optional=True),
+    "sumnear": Scenario("(summary near NEAR_POINTS random points over Sydney)", target=0.7, label="≥0.7×",
+                        random_query=SUMMARY_NEAR_QUERY),
     "c1000": Scenario("/v1/stations/1", connections=1000, target=0.8, label="≥0.8×, 0 err"),
     "close": Scenario("/v1/stations/1", mode="close", target=0.7, label="≥0.7×, 0 err"),
     "idle10k": Scenario("/v1/stations/1", mode="idle", target=0.7, label="≥0.7×, ≤150MB"),
@@ -234,7 +238,7 @@ http {{
 
     def wrk_rows(self, names):
         www = self.work / "www"
-        for d in ("data", "www/near", "tmp"):
+        for d in ("data", "tmp", *(f"www/{n}" for n in names if SCENARIOS[n].random_query)):
             (self.work / d).mkdir(parents=True, exist_ok=True)
         log = self.work / "server.log"
         server = self.start_petty(PETTY_PORT, self.work / "data", log)
@@ -245,20 +249,20 @@ http {{
         plans = {}
         for name in names:
             s = SCENARIOS[name]
-            if name == "near":
+            if s.random_query:
                 petty_paths, nginx_paths = [], []
                 for i, (lat, lng) in enumerate(self.near_points()):
-                    path = NEAR_QUERY.format(lat=lat, lng=lng)
-                    status = self.capture(path, www / "near" / f"{i}.json", s.mode)
+                    path = s.random_query.format(lat=lat, lng=lng)
+                    status = self.capture(path, www / name / f"{i}.json", s.mode)
                     if status != 200:
                         print(f"warning: {path} answered {status}", file=sys.stderr)
                         continue
                     petty_paths.append(path)
-                    nginx_paths.append(f"/near/{i}.json")
+                    nginx_paths.append(f"/{name}/{i}.json")
                 if not petty_paths:
-                    raise SystemExit("bench: no near point answered 200")
-                plans[name] = ("/", self.write_lua("near-petty", petty_paths),
-                               "/", self.write_lua("near-nginx", nginx_paths))
+                    raise SystemExit(f"bench: no {name} point answered 200")
+                plans[name] = ("/", self.write_lua(f"{name}-petty", petty_paths),
+                               "/", self.write_lua(f"{name}-nginx", nginx_paths))
                 continue
             ext = "html" if "html" in s.mode else "json"
             status = self.capture(s.path, www / f"{name}.{ext}", s.mode)

@@ -72,6 +72,9 @@ func routes(_ app: Application, context: PettyContext) throws {
     try app.register(collection: PricesController(context: context))
     try app.register(collection: AveragesController(context: context))
     try app.register(collection: TomorrowController(context: context))
+    let advice = AdviceCache()
+    try app.register(collection: AdviceController(context: context, cache: advice))
+    try app.register(collection: SummaryController(context: context, advice: advice))
     try app.register(collection: HealthController(context: context, version: Entrypoint.version))
     try app.register(collection: SharePageController(context: context))
 }
@@ -118,6 +121,8 @@ struct DataBootstrap {
         let bundle = try SampleData.load()
         var dataset = dataset
         dataset.history = History.replaying(bundle.history, into: dataset.history, source: .sample)
+        // Perth's metro U91 before and between the captured WA days: FuelWatch's own published Metro averages.
+        dataset.history = dataset.history.fillingMetro(.perth, .U91, with: try SampleData.perthMetroReport())
         // A recorded history that follows a panel of stations (VIC: 120 of 1,754) must not end on a point over the
         // whole state: the cycle position would then compare different populations. Such a current payload
         // is served, but adds no trend point.

@@ -40,6 +40,12 @@ import Testing
         "/v1/tomorrow",
         "/v1/tomorrow?state=NSW",  // does not publish
         "/v1/tomorrow?fuel=DL&limit=1",
+        "/v1/advice?fuel=U91&near=-31.9523,115.8613",  // Perth: tomorrow's prices decide
+        "/v1/advice?fuel=U91&near=-23.70,133.88",  // outside every metro area
+        "/v1/advice?fuel=LPG&city=sydney",  // not enough history
+        "/v1/summary?state=WA&fuel=U91",  // tomorrow counts
+        "/v1/summary?state=NSW&fuel=U91&near=-33.8688,151.2093",
+        "/v1/summary?state=TAS&fuel=U91",  // no cycling city, no prices
     ]
 
     /// 400s the schemas cannot express (combinations and value ranges inside strings), by path.
@@ -67,6 +73,8 @@ import Testing
         "/v1/tomorrow?ids=-1",
         "/v1/averages?state=Victoria",
         "/v1/trends?state=NSW&fuel=U91&days=0",
+        "/v1/advice?fuel=U91",  // neither near nor city
+        "/v1/advice?fuel=U91&city=melbourne&near=abc",
     ]
 
     // MARK: The spec itself

@@ -9,6 +9,8 @@ public enum Command: Equatable, Sendable {
     case routes
     /// Prints the persisted snapshot as JSON (for inspection or hand repair; `snapshot.json` is imported on start).
     case export
+    /// Replays the bundled daily history and prints how often the cycle advice was right (`BacktestReport`).
+    case backtest
     case help
 }
 
@@ -25,6 +27,7 @@ public enum CommandLineParser {
           serve     Start the HTTP server (default)
           routes    Print the route table
           export    Print the persisted snapshot (from --data-dir) as JSON
+          backtest  Replay the bundled daily history and print the cycle advice's hit rates
 
         Options for serve (environment fallbacks in brackets):
           -H, --hostname <host>    Address to bind [PETTY_HOSTNAME] (default 127.0.0.1)
@@ -46,6 +49,7 @@ public enum CommandLineParser {
             case "serve": command = .serve
             case "routes": command = .routes
             case "export": command = .export
+            case "backtest": command = .backtest
             case "help": command = .help
             default: throw CommandLineError("unknown command '\(first)'; expected serve or routes")
             }

@@ -20,6 +20,14 @@ public enum Entrypoint {
         case .help:
             print(CommandLineParser.usage)
             return 0
+        case .backtest:
+            do {
+                print(try BacktestReport.run().text)
+                return 0
+            } catch {
+                printError("error: \(error)")
+                return 1
+            }
         case .routes:
             do {
                 let app = try buildApplication(config, logger: Logger(label: "petty", level: .error))

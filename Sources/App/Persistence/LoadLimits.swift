@@ -63,7 +63,8 @@ enum LoadLimits {
     }
 
     static func check(_ history: History) throws {
-        for (key, points) in history.series {
+        // State series and metro series (`History.metro`) are checked alike.
+        for (key, points) in history.series.map({ ("\($0.key)", $0.value) }) + history.metro.map({ ("\($0.key)", $0.value) }) {
             try check(points.count <= 10_000, "\(key) history length \(points.count)")
             for point in points {
                 try check(CalendarDay(point.day) != nil, "history day \(point.day.prefix(32))")

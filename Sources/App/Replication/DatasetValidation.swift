@@ -73,7 +73,8 @@ enum DatasetValidation {
 
     static func problem(in history: History) -> String? {
         let cents = PricePolicy.plausible.lowerBound.cents...PricePolicy.plausible.upperBound.cents
-        for (key, points) in history.series {
+        // State series and metro series (`History.metro`) are checked alike.
+        for (key, points) in history.series.map({ ("\($0.key)", $0.value) }) + history.metro.map({ ("\($0.key)", $0.value) }) {
             guard points.count <= maxPointsPerSeries else { return "history: \(points.count) points for \(key)" }
             for point in points {
                 guard CalendarDay(point.day) != nil, point.average.isFinite, cents.contains(point.average),

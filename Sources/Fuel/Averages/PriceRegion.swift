@@ -3,11 +3,8 @@
 public enum PriceRegion: String, Codable, Sendable, CaseIterable, Comparable {
     case metro, regional
 
-    /// The Perth Metropolitan Region (FuelWatch's "Metro", StateRegion 98): Two Rocks in the north to Singleton in
-    /// the south, the coast to the Darling Scarp (Mundaring, Kalamunda, Armadale) in the east, as one box:
-    /// latitude -32.47 ... -31.45, longitude 115.55 ... 116.25. Mandurah (-32.53) is Peel, a country region, as
-    /// in FuelWatch. The one definition of Perth metro in the code.
-    public static let perthMetro = try! BoundingBox(minLat: -32.47, minLng: 115.55, maxLat: -31.45, maxLng: 116.25)
+    /// The Perth Metropolitan Region, as FuelWatch's "Metro" (defined in `MetroArea.perth`).
+    public static var perthMetro: BoundingBox { MetroArea.perth.box }
 
     /// The states whose averages are also published per region.
     public static let regionalStates: Set<AustralianState> = [.WA]

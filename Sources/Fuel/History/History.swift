@@ -10,6 +10,8 @@ public struct History: Hashable, Sendable {
 
     /// Points per (state, fuel), sorted by day ascending (`yyyy-MM-dd` sorts chronologically as text).
     public private(set) var series: [StateFuel: [DailyPoint]]
+    /// Points per (metro area, fuel), kept like `series` under the area's state (see `History+Metro`).
+    public internal(set) var metro: [MetroFuel: [DailyPoint]] = [:]
 
     public init() { series = [:] }
 
@@ -59,11 +61,13 @@ public struct History: Hashable, Sendable {
         guard let asOf = snapshot.asOf(provider) else { return self }
         let states = Set(snapshot.entries.lazy.filter { $0.station.provider == provider }.map(\.station.state))
         guard !states.isEmpty else { return self }
-        let averages = Averages(snapshot: snapshot, states: states)
+        let judge = PriceJudge(snapshot: snapshot)
+        let averages = Averages(snapshot: snapshot, judge: judge, states: states)
         var history = self
         for state in states.sorted() {
             let day = describedDay ?? HistoryDay.of(asOf: asOf, state: state)
             history = history.recording(averages, state: state, day: day)
+            history.recordMetro(snapshot, judge: judge, state: state, day: day)
         }
         return history
     }
@@ -80,6 +84,7 @@ public struct History: Hashable, Sendable {
             guard let first = points.first, first.day < oldest else { continue }
             series[key] = points.filter { $0.day >= oldest }
         }
+        pruneMetro(state, before: oldest)
     }
 }
 
@@ -90,7 +95,7 @@ extension History: Codable {
         var points: [DailyPoint]
     }
 
-    private enum CodingKeys: String, CodingKey { case series }
+    private enum CodingKeys: String, CodingKey { case series, metro }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -98,11 +103,16 @@ extension History: Codable {
         var series: [StateFuel: [DailyPoint]] = [:]
         for item in list { series[StateFuel(item.state, item.fuel), default: []] += item.points }
         self.init(series: series)
+        // Absent in files written before metro averages were kept.
+        let metroList = try container.decodeIfPresent([MetroSeries].self, forKey: .metro) ?? []
+        metro = Self.sortedByDay(Dictionary(metroList.map { (MetroFuel($0.city, $0.fuel), $0.points) }, uniquingKeysWith: +))
     }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let list = series.keys.sorted().map { Series(state: $0.state, fuel: $0.fuel, points: series[$0]!) }
         try container.encode(list, forKey: .series)
+        guard !metro.isEmpty else { return }
+        try container.encode(metro.keys.sorted().map { MetroSeries(city: $0.city, fuel: $0.fuel, points: metro[$0]!) }, forKey: .metro)
     }
 }

@@ -75,3 +75,26 @@ private final class ParallelResults<Value: Sendable>: @unchecked Sendable {
         return slots.map { $0 ?? .failure(.missingResource("unfinished job")) }
     }
 }
+
+extension SampleData {
+    /// Perth's metro ULP (our U91) daily averages as FuelWatch reported them, from the bundled price-trends
+    /// reports (a later report's day wins), oldest first.
+    public static func perthMetroReport() throws(SampleDataError) -> [DailyPoint] {
+        guard let root = Bundle.module.url(forResource: "SampleData", withExtension: nil) else {
+            throw .missingResource("SampleData")
+        }
+        let folder = root.appendingPathComponent("wa")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasPrefix("wa_api_report_price-trends_Metro_ULP_") }.sorted()
+        var byDay: [String: DailyPoint] = [:]
+        for name in names {
+            guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)) else { continue }
+            do {
+                for point in try FuelWatchPriceTrendsAdapter.adapt(data) { byDay[point.day] = point }
+            } catch {
+                throw .adapter(error)
+            }
+        }
+        return byDay.values.sorted { $0.day < $1.day }
+    }
+}

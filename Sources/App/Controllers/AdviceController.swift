@@ -1,0 +1,35 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /v1/advice?fuel=U91&near=lat,lng` (or `&city=sydney`): fill up now or wait, from the city's price cycle.
+struct AdviceController: RouteCollection {
+    let context: PettyContext
+    let cache: AdviceCache
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "advice", use: advice)
+    }
+
+    func advice(_ request: Request) throws -> Response {
+        let params = QueryParameters(request)
+        let fuel = try params.requiredFuel()
+        let target = try Self.target(params)
+        let view = context.store.current
+        guard let city = target else {
+            return cache.board(for: view, city: nil, context: context).outside[fuel]!
+        }
+        return cache.board(for: view, city: city, context: context).responses[MetroFuel(city, fuel)]!
+    }
+
+    /// The city asked for: `city` when given (it wins over `near`), else the metro area containing `near`
+    /// (nil outside all of them). Neither is a 400, and so is a malformed `near` even beside a `city`.
+    static func target(_ params: QueryParameters) throws -> MetroArea? {
+        let near = try params.coordinate()
+        if let city = try params.choice("city", as: MetroArea.self) { return city }
+        guard let near else {
+            throw params.bad("advice needs near=lat,lng or city (one of \(MetroArea.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return MetroArea.containing(near)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /v1/summary?state=XX&fuel=U91[&near=lat,lng]`: one widget's worth in one call, at most 1,500 bytes.
+/// The answer without `near` is rendered once per snapshot (and advice boundary); with `near` only the three
+/// cheapest stations around the point are found per request.
+struct SummaryController: RouteCollection {
+    let context: PettyContext
+    let advice: AdviceCache
+
+    /// Stations within this distance of `near` are "near": a short drive to save a few cents.
+    static let nearRadiusKm = 10.0
+    static let cheapestCount = 3
+    /// Station names are shortened to this many characters, so three of them fit the byte budget.
+    static let maxNameCharacters = 40
+    static let maxBytes = 1_500
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "summary", use: summary)
+    }
+
+    func summary(_ request: Request) throws -> Response {
+        let params = QueryParameters(request)
+        guard let state = try params.state() else {
+            throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let fuel = try params.requiredFuel()
+        let near = try params.coordinate()
+        let view = context.store.current
+        let nearCity = near.flatMap(MetroArea.containing)
+        let city = nearCity ?? MetroArea.capital(of: state)
+        let board = advice.board(for: view, cities: [MetroArea.capital(of: state), city].compactMap { $0 }, context: context)
+        let parts = board.summaries.parts(StateFuel(state, fuel)) { SummaryParts(view: view, board: board, state: state, fuel: fuel) }
+        guard let near else { return parts.response }
+        var json = JSONWriter(capacity: Self.maxBytes)
+        json.raw(parts.head)
+        json.raw(",\"advice\":")
+        if let city { json.raw(board.fragments[MetroFuel(city, fuel)]!) } else { json.null() }
+        json.raw(",\"cheapest\":[")
+        let page = try? view.index.cheapest(fuel: fuel, near: near, radiusKm: Self.nearRadiusKm, limit: Self.cheapestCount)
+        for (position, match) in (page?.matches ?? []).enumerated() {
+            if position > 0 { json.raw(",") }
+            Self.write(match, fuel: fuel, into: &json)
+        }
+        json.raw("],\"near\":{\"lat\":")
+        json.decimal(near.latitude, places: 5)
+        json.raw(",\"lng\":")
+        json.decimal(near.longitude, places: 5)
+        json.raw(",\"radius_km\":")
+        json.decimal(Self.nearRadiusKm, places: 1)
+        json.raw("}")
+        json.raw(parts.tail)
+        var hash = FNV1a()
+        hash.combine(json.bytes)
+        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: view.extra.lastModified)
+    }
+
+    /// `{"id":1,"name":"...","price":189.9,"distance_km":1.23}` (`null` distance without `near`).
+    static func write(_ match: StationMatch, fuel: FuelType, into json: inout JSONWriter) {
+        json.raw("{\"id\":")
+        json.int(Int(match.entry.id.rawValue))
+        json.raw(",\"name\":")
+        let name = match.station.name
+        json.string(name.count > maxNameCharacters ? String(name.prefix(maxNameCharacters - 1)) + "…" : name)
+        json.raw(",\"price\":")
+        if let price = match.price ?? match.entry.price(of: fuel) { json.price(price.price) } else { json.null() }
+        json.raw(",\"distance_km\":")
+        if let distance = match.distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
+        json.raw("}")
+    }
+}
+
+/// The parts of a summary that do not depend on `near`, for one state and fuel, and the whole answer without it.
+struct SummaryParts: Sendable {
+    /// `{"data":{` up to the tomorrow counts (no trailing comma).
+    let head: [UInt8]
+    /// `},"meta":{...}}`
+    let tail: [UInt8]
+    let response: Response
+
+    init(view: PettyView, board: AdviceBoard, state: AustralianState, fuel: FuelType) {
+        var json = JSONWriter(capacity: 512)
+        json.raw("{\"data\":{\"state\":")
+        json.string(state.rawValue)
+        json.raw(",\"fuel\":")
+        json.string(fuel.rawValue)
+        let average = view.averages[state, fuel]
+        json.raw(",\"average\":")
+        if let average { json.decimal(average.average, places: 1) } else { json.null() }
+        json.raw(",\"min\":")
+        if let average { json.price(average.min) } else { json.null() }
+        json.raw(",\"station_count\":")
+        json.int(average?.stationCount ?? 0)
+        json.raw(",\"change_7d\":")
+        if let change = Self.weekChange(view.history.points(state: state, fuel: fuel)) {
+            json.decimal(change, places: 1)
+        } else {
+            json.null()
+        }
+        json.raw(",\"tomorrow\":")
+        if TomorrowController.publishingStates.contains(state) {
+            let now = view.extra.clocks.now(for: state, wall: board.builtAt)
+            let tomorrow = view.index.tomorrowBoard(fuel: fuel, now: now)
+            if tomorrow.isPublished {
+                let counts = Dictionary(grouping: tomorrow.comparisons, by: \.verdict).mapValues(\.count)
+                json.raw("{\"trading_day\":")
+                json.string(tomorrow.tradingDay)
+                json.raw(",\"today_cheaper\":")
+                json.int(counts[.todayCheaper] ?? 0)
+                json.raw(",\"tomorrow_cheaper\":")
+                json.int(counts[.tomorrowCheaper] ?? 0)
+                json.raw(",\"same\":")
+                json.int(counts[.same] ?? 0)
+                json.raw("}")
+            } else {
+                json.null()
+            }
+        } else {
+            json.null()
+        }
+        head = json.bytes
+
+        var end = JSONWriter(capacity: 256)
+        end.raw("},\"meta\":")
+        view.extra.meta(for: state).write(into: &end)
+        end.raw("}")
+        tail = end.bytes
+
+        var body = JSONWriter(capacity: SummaryController.maxBytes)
+        body.raw(head)
+        body.raw(",\"advice\":")
+        if let city = MetroArea.capital(of: state) { body.raw(board.fragments[MetroFuel(city, fuel)]!) } else { body.null() }
+        body.raw(",\"cheapest\":[")
+        let page = try? view.index.cheapest(fuel: fuel, state: state, limit: SummaryController.cheapestCount)
+        for (position, match) in (page?.matches ?? []).enumerated() {
+            if position > 0 { body.raw(",") }
+            SummaryController.write(match, fuel: fuel, into: &body)
+        }
+        body.raw("],\"near\":null")
+        body.raw(tail)
+        var hash = FNV1a()
+        hash.combine(body.bytes)
+        response = JSONResponse.make(body: body.bytes, etag: "W/" + hash.etag, lastModified: view.extra.lastModified)
+    }
+
+    /// The newest daily average minus the one seven days before it; nil when either day is missing.
+    static func weekChange(_ points: [DailyPoint]) -> Double? {
+        guard let last = points.last, let day = CalendarDay(last.day) else { return nil }
+        let earlier = day.advanced(by: -7).description
+        guard let before = points.last(where: { $0.day == earlier }) else { return nil }
+        return last.average - before.average
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Fuel
+import HTTP
+import Synchronization
+
+/// Cycle advice for every city and fuel, computed once per snapshot (and again only when a city's clock crosses a
+/// boundary that changes an answer: a new day, or in Perth 06:00 and the 14:30 publication), with each advice
+/// object rendered as JSON so `/v1/advice` and `/v1/summary` only concatenate bytes.
+struct AdviceBoard: Sendable {
+    let version: UInt64
+    /// Per city: the instant (by its state's clock) from which this board may be out of date.
+    let validUntil: [MetroArea: Date]
+    let advice: [MetroFuel: CycleAdvice]
+    /// The `data` object of `/v1/advice` per city and fuel.
+    let fragments: [MetroFuel: [UInt8]]
+    /// Whole `/v1/advice` responses, and the one for a point outside every metro area, per fuel.
+    let responses: [MetroFuel: Response]
+    let outside: [FuelType: Response]
+    let outsideFragment: [UInt8]
+    /// The wall clock the board was built at (its answers are judged by each state's clock at that instant).
+    let builtAt: Date
+    /// Summaries rendered from this board, filled on first use.
+    let summaries = SummaryMemo()
+
+    static let outsideReason = "That point is outside the Sydney, Melbourne, Brisbane, Adelaide and Perth metro areas, the cities whose prices move in a cycle."
+
+    init(view: PettyView, wall: Date) {
+        version = view.version
+        builtAt = wall
+        var validUntil: [MetroArea: Date] = [:]
+        var advice: [MetroFuel: CycleAdvice] = [:]
+        var fragments: [MetroFuel: [UInt8]] = [:]
+        var responses: [MetroFuel: Response] = [:]
+        for city in MetroArea.allCases {
+            let state = city.state
+            let now = view.extra.clocks.now(for: state, wall: wall)
+            let provider = view.extra.clocks.provider(of: state) ?? .wa
+            let today = HistoryDay.described(capturedAt: now, provider: provider, state: state)
+            validUntil[city] = Self.nextBoundary(after: now, state: state)
+            let board = city == .perth ? view.index.tomorrowBoard(now: now) : nil
+            let meta = view.extra.meta(for: state)
+            for fuel in FuelType.allCases {
+                let key = MetroFuel(city, fuel)
+                let outlook = board.flatMap { TomorrowOutlook(board: $0, fuel: fuel, snapshot: view.snapshot) }
+                let item = CycleAdvice(
+                    city: city, fuel: fuel, points: view.history.points(city: city, fuel: fuel), today: today, tomorrow: outlook)
+                advice[key] = item
+                var json = JSONWriter(capacity: 512)
+                Self.write(item, into: &json)
+                fragments[key] = json.bytes
+                responses[key] = Self.response(fragment: json.bytes, meta: meta, lastModified: view.extra.lastModified)
+            }
+        }
+        var json = JSONWriter(capacity: 256)
+        json.raw("{\"city\":null,\"state\":null,\"fuel\":")
+        let outsideHead = json.bytes
+        var outside: [FuelType: Response] = [:]
+        var outsideFragment: [UInt8] = []
+        for fuel in FuelType.allCases {
+            var body = JSONWriter(capacity: 320)
+            body.raw(outsideHead)
+            body.string(fuel.rawValue)
+            body.raw(",\"advice\":\"no_cycle\",\"reason\":")
+            body.string(Self.outsideReason)
+            body.raw(",\"cycle\":null,\"history_days\":0,\"through\":null,\"average\":null,\"tomorrow\":null}")
+            outside[fuel] = Self.response(fragment: body.bytes, meta: view.extra.meta(for: nil), lastModified: view.extra.lastModified)
+            if fuel == .U91 { outsideFragment = body.bytes }
+        }
+        self.validUntil = validUntil
+        self.advice = advice
+        self.fragments = fragments
+        self.responses = responses
+        self.outside = outside
+        self.outsideFragment = outsideFragment
+    }
+
+    /// Whether this board still answers for `city` at `now` (its state's clock) in `view`.
+    func isValid(for view: PettyView, city: MetroArea, now: Date) -> Bool {
+        version == view.version && now < (validUntil[city] ?? .distantPast)
+    }
+
+    /// The next instant an answer for `state` can change without new data: local midnight, and in WA the next
+    /// 06:00 trading-day start or 14:30 publication.
+    static func nextBoundary(after now: Date, state: AustralianState) -> Date {
+        let midnight = state.day(containing: now).advanced(by: 1).instant(hour: 0, in: state.zone)
+        guard state == .WA else { return midnight }
+        let next = WATradingDay.nextTradingDay(after: now)
+        let candidates = [midnight, WATradingDay.start(of: next), WATradingDay.publicationInstant(forTradingDay: next)]
+        return candidates.filter { $0 > now }.min() ?? midnight
+    }
+
+    static func response(fragment: [UInt8], meta: DataMeta, lastModified: String) -> Response {
+        var body = JSONWriter(capacity: fragment.count + meta.fields.count + 24)
+        body.raw("{\"data\":")
+        body.raw(fragment)
+        body.raw(",\"meta\":")
+        meta.write(into: &body)
+        body.raw("}")
+        var hash = FNV1a()
+        hash.combine(body.bytes)
+        return JSONResponse.make(body: body.bytes, etag: "W/" + hash.etag, lastModified: lastModified, maxAge: 300)
+    }
+
+    /// The `data` object of `/v1/advice`.
+    static func write(_ advice: CycleAdvice, into json: inout JSONWriter) {
+        json.raw("{\"city\":")
+        json.string(advice.city.rawValue)
+        json.raw(",\"state\":")
+        json.string(advice.city.state.rawValue)
+        json.raw(",\"fuel\":")
+        json.string(advice.fuel.rawValue)
+        json.raw(",\"advice\":")
+        json.string(advice.verdict.rawValue)
+        json.raw(",\"reason\":")
+        json.string(advice.reason)
+        json.raw(",\"cycle\":")
+        if let reading = advice.reading {
+            json.raw("{\"position\":")
+            json.decimal(reading.cycle.position, places: 2)
+            json.raw(",\"direction\":")
+            json.string(reading.cycle.direction.rawValue)
+            json.raw(",\"days_since_low\":")
+            json.int(reading.daysSinceLow)
+            json.raw(",\"days_since_high\":")
+            json.int(reading.daysSinceHigh)
+            json.raw(",\"typical_length_days\":")
+            if let length = reading.typicalLengthDays { json.int(length) } else { json.null() }
+            json.raw(",\"low\":")
+            json.decimal(reading.cycle.low, places: 1)
+            json.raw(",\"high\":")
+            json.decimal(reading.cycle.high, places: 1)
+            json.raw("},\"history_days\":")
+            json.int(reading.historyDays)
+            json.raw(",\"through\":")
+            json.string(reading.through.description)
+            json.raw(",\"average\":")
+            json.decimal(reading.latest, places: 1)
+        } else {
+            json.raw("null,\"history_days\":0,\"through\":null,\"average\":null")
+        }
+        json.raw(",\"tomorrow\":")
+        if let tomorrow = advice.tomorrow {
+            json.raw("{\"trading_day\":")
+            json.string(tomorrow.tradingDay)
+            json.raw(",\"today_average\":")
+            json.decimal(tomorrow.todayAverage, places: 1)
+            json.raw(",\"tomorrow_average\":")
+            json.decimal(tomorrow.tomorrowAverage, places: 1)
+            json.raw(",\"station_count\":")
+            json.int(tomorrow.stationCount)
+            json.raw("}")
+        } else {
+            json.null()
+        }
+        json.raw("}")
+    }
+}
+
+/// The current `AdviceBoard`, rebuilt on the first request after the snapshot changes or a boundary passes.
+final class AdviceCache: Sendable {
+    private let board = Mutex<AdviceBoard?>(nil)
+
+    func board(for view: PettyView, city: MetroArea?, context: PettyContext) -> AdviceBoard {
+        board(for: view, cities: city.map { [$0] } ?? [], context: context)
+    }
+
+    /// The board for `view`, still valid for every one of `cities` by their states' clocks.
+    func board(for view: PettyView, cities: [MetroArea], context: PettyContext) -> AdviceBoard {
+        let wall = context.clock()
+        if let current = board.withLock({ $0 }), current.version == view.version,
+            cities.allSatisfy({ current.isValid(for: view, city: $0, now: view.extra.clocks.now(for: $0.state, wall: wall)) })
+        {
+            return current
+        }
+        let fresh = AdviceBoard(view: view, wall: wall)
+        board.withLock { $0 = fresh }
+        return fresh
+    }
+}
+
+/// Summary parts per state and fuel, built on first request against one board.
+final class SummaryMemo: Sendable {
+    private let table = Mutex<[StateFuel: SummaryParts]>([:])
+
+    func parts(_ key: StateFuel, build: () -> SummaryParts) -> SummaryParts {
+        if let parts = table.withLock({ $0[key] }) { return parts }
+        let parts = build()
+        table.withLock { $0[key] = parts }
+        return parts
+    }
+}

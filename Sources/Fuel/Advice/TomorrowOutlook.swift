@@ -1,0 +1,43 @@
+/// Perth's published next-day prices for one fuel, over the metro stations that have both today's and
+/// tomorrow's price, with the board's verdict counts.
+public struct TomorrowOutlook: Hashable, Sendable {
+    /// The trading day the tomorrow prices are for (`yyyy-MM-dd`).
+    public var tradingDay: String
+    public var todayAverage: Double
+    public var tomorrowAverage: Double
+    public var stationCount: Int
+    public var todayCheaper: Int
+    public var tomorrowCheaper: Int
+    public var same: Int
+
+    /// From a published board (`TomorrowBoard`); nil when it is not published or holds no Perth metro station.
+    public init?(board: TomorrowBoard, fuel: FuelType, snapshot: Snapshot) {
+        guard board.isPublished else { return nil }
+        var today = 0
+        var tomorrow = 0
+        var counts: [TomorrowVerdict: Int] = [:]
+        for comparison in board.comparisons where comparison.fuel == fuel {
+            guard let entry = snapshot[comparison.station], MetroArea.of(entry.station) == .perth else { continue }
+            today += comparison.today.tenths
+            tomorrow += comparison.tomorrow.tenths
+            counts[comparison.verdict, default: 0] += 1
+        }
+        let count = counts.values.reduce(0, +)
+        guard count > 0 else { return nil }
+        tradingDay = board.tradingDay
+        todayAverage = Double(today) / Double(count) / 10
+        tomorrowAverage = Double(tomorrow) / Double(count) / 10
+        stationCount = count
+        todayCheaper = counts[.todayCheaper] ?? 0
+        tomorrowCheaper = counts[.tomorrowCheaper] ?? 0
+        same = counts[.same] ?? 0
+    }
+
+    /// `tomorrow_cheaper` or `today_cheaper` when the averages differ by more than 0.1 c; nil when they do not
+    /// (the cycle then decides).
+    public var verdict: CycleAdvice.Verdict? {
+        let difference = tomorrowAverage - todayAverage
+        guard abs(difference) > Double(PricePolicy.sameWithinTenths) / 10 + 1e-9 else { return nil }
+        return difference < 0 ? .tomorrowCheaper : .todayCheaper
+    }
+}
