@@ -153,6 +153,16 @@ enum Sys {
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 
+    /// Whole seconds since the epoch (for the `Date` header).
+    static func wallClockSeconds() -> Int {
+        time(nil)
+    }
+
+    /// Hands freed heap pages back to the kernel (glibc keeps them otherwise).
+    static func trimHeap() {
+        _ = malloc_trim(0)
+    }
+
     // MARK: - epoll and eventfd
 
     static func epollCreate() throws -> Int32 {
