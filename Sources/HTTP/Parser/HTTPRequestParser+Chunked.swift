@@ -16,16 +16,47 @@ extension HTTPRequestParser {
     func scanChunkedBody(
         _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, into body: inout [UInt8], collect: Bool
     ) throws(HTTPParseError) -> (end: Int, size: Int)? {
-        let count = buffer.count
-        var index = start
+        var scan = ChunkScan(start: start)
+        var progress = HTTPParseProgress()
+        return try scanChunkedBody(buffer, &scan, into: &body, collect: collect, &progress)
+    }
+
+    /// How far a chunked body's scan got: the start of the next chunk (or of the trailers) and the counts so far.
+    struct ChunkScan {
+        var index: Int
         var total = 0
         var extensionBytes = 0
         var framingBytes = 0
+        /// Set once the last chunk is in: the trailer section's own scan.
+        var trailers: FieldScan?
+
+        init(start: Int) { index = start }
+    }
+
+    /// Continues a chunked body's scan from the start of the first chunk `scan` has not seen whole.
+    func scanChunkedBody(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ scan: inout ChunkScan, into body: inout [UInt8], collect: Bool,
+        _ progress: inout HTTPParseProgress
+    ) throws(HTTPParseError) -> (end: Int, size: Int)? {
+        if scan.trailers != nil {
+            guard let trailers = try scanFieldSection(buffer, &scan.trailers!, isTrailer: true, &progress) else {
+                return nil
+            }
+            return (trailers.end, scan.total)
+        }
+        let count = buffer.count
+        var index = scan.index
+        var total = scan.total
+        var extensionBytes = scan.extensionBytes
+        var framingBytes = scan.framingBytes
         while true {
+            // Any exit below that asks for more resumes here, at the start of this chunk.
+            (scan.index, scan.total, scan.extensionBytes, scan.framingBytes) = (index, total, extensionBytes, framingBytes)
             // chunk-size = 1*HEXDIG; no sign, no `0x`, no spaces before it.
             let lineStart = index
             var size = 0
             while index < count, let digit = ASCII.hexValue(buffer[index]) {
+                progress.noteExamined()
                 // 413 as soon as the size outgrows what is left of the budget (this also rules out overflow).
                 guard size <= Int.max >> 4 else { throw HTTPParseError(.payloadTooLarge, "body too large") }
                 size = size << 4 | digit
@@ -42,6 +73,7 @@ extension HTTPRequestParser {
             let extensionStart = index
             index = try Self.scanChunkExtensions(buffer, from: index)
             extensionBytes += index - extensionStart
+            progress.noteExamined(index - extensionStart)
             if index - lineStart > Self.maxChunkLineBytes || extensionBytes > Self.maxChunkExtensionBytes {
                 throw HTTPParseError(.badRequest, "chunk extensions too long")
             }
@@ -57,7 +89,11 @@ extension HTTPRequestParser {
 
             if size == 0 {
                 // last-chunk, then the trailer section (same grammar and limits as headers), then CRLF.
-                guard let trailers = try scanFieldSection(buffer, from: index, isTrailer: true) else { return nil }
+                scan.total = total
+                scan.trailers = FieldScan(start: index)
+                guard let trailers = try scanFieldSection(buffer, &scan.trailers!, isTrailer: true, &progress) else {
+                    return nil
+                }
                 return (trailers.end, total)
             }
 

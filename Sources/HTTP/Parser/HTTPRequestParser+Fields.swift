@@ -8,94 +8,147 @@ extension HTTPRequestParser {
         var framing: FramingFields
     }
 
+    /// How far a field section's scan got: the section so far and where in which line it stopped.
+    struct FieldScan {
+        enum Position {
+            case lineStart
+            case name(nameStart: Int)
+            case value(nameStart: Int, nameEnd: Int, valueStart: Int)
+        }
+
+        /// Where the section starts (its size limit counts from here).
+        var start: Int
+        var index: Int
+        var position = Position.lineStart
+        var fieldCount = 0
+        var section: FieldSection
+
+        init(start: Int) {
+            self.start = start
+            index = start
+            section = FieldSection(end: start, fields: [], framing: FramingFields())
+        }
+    }
+
     /// Scans one field section starting at `start`; nil until its empty line has arrived.
+    func scanFieldSection(
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, isTrailer: Bool
+    ) throws(HTTPParseError) -> FieldSection? {
+        var scan = FieldScan(start: start)
+        var progress = HTTPParseProgress()
+        return try scanFieldSection(buffer, &scan, isTrailer: isTrailer, &progress)
+    }
+
+    /// Continues scanning a field section from where `scan` stopped; nil until its empty line has arrived.
     ///
     /// Limits are checked as bytes arrive: more than `maxHeaderCount` fields or a field byte beyond
     /// `maxHeaderBytes` (all field lines with their line ends) is 431 at once, so a header without
     /// an end is never buffered past the limit. Trailers (`isTrailer`) follow §7.1.2: same grammar and
     /// limits, strict CRLF, no Strings built, framing fields ignored.
     func scanFieldSection(
-        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, isTrailer: Bool
+        _ buffer: UnsafeBufferPointer<UInt8>, _ scan: inout FieldScan, isTrailer: Bool,
+        _ progress: inout HTTPParseProgress
     ) throws(HTTPParseError) -> FieldSection? {
         let count = buffer.count
+        let start = scan.start
         // Field-line bytes may only occupy start..<scanEnd; `limited` says the limit, not the data, ends it.
         let limited = count - start >= limits.maxHeaderBytes
         let scanEnd = limited ? start + limits.maxHeaderBytes : count
         var tooLarge: HTTPParseError { HTTPParseError(.requestHeaderFieldsTooLarge, "header section too large") }
 
-        var section = FieldSection(end: start, fields: [], framing: FramingFields())
-        if !isTrailer { section.fields.reserveCapacity(16) }
-        var fieldCount = 0
-        var index = start
+        if !isTrailer, scan.section.fields.isEmpty { scan.section.fields.reserveCapacity(16) }
+        var index = scan.index
+        defer { scan.index = index }
         while true {
-            guard index < count else { return nil }
-            let first = buffer[index]
-            if first == ASCII.cr {
-                guard index + 1 < count else { return nil }
-                guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
-                section.end = index + 2
-                return section
-            }
-            if first == ASCII.lf {
-                // §2.2: a bare LF may end a line of the head; chunked framing stays strict.
-                guard !isTrailer else { throw HTTPParseError(.badRequest, "bare LF in trailer section") }
-                section.end = index + 1
-                return section
-            }
-            // §5.2: obs-fold (a line starting with whitespace) must be rejected outside message/http.
-            if ASCII.isWhitespace(first) { throw HTTPParseError(.badRequest, "obsolete line folding") }
-            if fieldCount == limits.maxHeaderCount {
-                throw HTTPParseError(.requestHeaderFieldsTooLarge, "too many header fields")
-            }
-            // index < count here, so only the limit can end the scan.
-            if index >= scanEnd { throw tooLarge }
-
-            // field-name = token, then ":" with no whitespace before it (§5.1).
-            let nameStart = index
-            while index < scanEnd, ASCII.isTchar(buffer[index]) { index += 1 }
-            guard index < scanEnd else { if limited { throw tooLarge } else { return nil } }
-            let nameEnd = index
-            guard buffer[index] == ASCII.colon else {
-                if ASCII.isWhitespace(buffer[index]) {
-                    throw HTTPParseError(.badRequest, "whitespace between field name and colon")
+            var nameStart: Int, nameEnd: Int, valueStart: Int
+            switch scan.position {
+            case .lineStart:
+                guard index < count else { return nil }
+                progress.noteExamined()
+                let first = buffer[index]
+                if first == ASCII.cr {
+                    guard index + 1 < count else { return nil }
+                    guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
+                    scan.section.end = index + 2
+                    return scan.section
                 }
-                if buffer[index] == ASCII.cr || buffer[index] == ASCII.lf {
-                    throw HTTPParseError(.badRequest, "field line without colon")
+                if first == ASCII.lf {
+                    // §2.2: a bare LF may end a line of the head; chunked framing stays strict.
+                    guard !isTrailer else { throw HTTPParseError(.badRequest, "bare LF in trailer section") }
+                    scan.section.end = index + 1
+                    return scan.section
                 }
-                throw HTTPParseError(.badRequest, "invalid character in field name")
-            }
-            guard nameEnd > nameStart else { throw HTTPParseError(.badRequest, "empty field name") }
-            index += 1
-
-            // field-value: no CTLs but HTAB, no DEL (RFC 9110 §5.5); then CRLF, or a bare LF in the head.
-            let valueStart = index
-            while index < scanEnd, ASCII.isFieldValueByte(buffer[index]) { index += 1 }
-            guard index < scanEnd else { if limited { throw tooLarge } else { return nil } }
-            let lineEnd = index
-            switch buffer[index] {
-            case ASCII.cr:
-                guard index + 1 < scanEnd else { if limited { throw tooLarge } else { return nil } }
-                guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
-                index += 2
-            case ASCII.lf where !isTrailer:
+                // §5.2: obs-fold (a line starting with whitespace) must be rejected outside message/http.
+                if ASCII.isWhitespace(first) { throw HTTPParseError(.badRequest, "obsolete line folding") }
+                if scan.fieldCount == limits.maxHeaderCount {
+                    throw HTTPParseError(.requestHeaderFieldsTooLarge, "too many header fields")
+                }
+                // index < count here, so only the limit can end the scan.
+                if index >= scanEnd { throw tooLarge }
+                nameStart = index
+                scan.position = .name(nameStart: nameStart)
+                fallthrough
+            case .name:
+                guard case .name(let start) = scan.position else { preconditionFailure() }
+                nameStart = start
+                // field-name = token, then ":" with no whitespace before it (§5.1).
+                while index < scanEnd, ASCII.isTchar(buffer[index]) {
+                    progress.noteExamined()
+                    index += 1
+                }
+                guard index < scanEnd else { if limited { throw tooLarge } else { return nil } }
+                nameEnd = index
+                guard buffer[index] == ASCII.colon else {
+                    if ASCII.isWhitespace(buffer[index]) {
+                        throw HTTPParseError(.badRequest, "whitespace between field name and colon")
+                    }
+                    if buffer[index] == ASCII.cr || buffer[index] == ASCII.lf {
+                        throw HTTPParseError(.badRequest, "field line without colon")
+                    }
+                    throw HTTPParseError(.badRequest, "invalid character in field name")
+                }
+                guard nameEnd > nameStart else { throw HTTPParseError(.badRequest, "empty field name") }
                 index += 1
-            default:
-                throw HTTPParseError(.badRequest, "invalid character in field value")
-            }
-            fieldCount += 1
-            if isTrailer { continue }
+                valueStart = index
+                scan.position = .value(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart)
+                fallthrough
+            case .value:
+                guard case .value(let savedName, let savedNameEnd, let savedValue) = scan.position else {
+                    preconditionFailure()
+                }
+                (nameStart, nameEnd, valueStart) = (savedName, savedNameEnd, savedValue)
+                // field-value: no CTLs but HTAB, no DEL (RFC 9110 §5.5); then CRLF, or a bare LF in the head.
+                while index < scanEnd, ASCII.isFieldValueByte(buffer[index]) {
+                    progress.noteExamined()
+                    index += 1
+                }
+                guard index < scanEnd else { if limited { throw tooLarge } else { return nil } }
+                let lineEnd = index
+                switch buffer[index] {
+                case ASCII.cr:
+                    guard index + 1 < scanEnd else { if limited { throw tooLarge } else { return nil } }
+                    guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
+                    index += 2
+                case ASCII.lf where !isTrailer:
+                    index += 1
+                default:
+                    throw HTTPParseError(.badRequest, "invalid character in field value")
+                }
+                scan.position = .lineStart
+                scan.fieldCount += 1
+                if isTrailer { continue }
 
-            // §5.1: OWS around the value is not part of it.
-            var trimmedStart = valueStart, trimmedEnd = lineEnd
-            while trimmedStart < trimmedEnd, ASCII.isWhitespace(buffer[trimmedStart]) { trimmedStart += 1 }
-            while trimmedEnd > trimmedStart, ASCII.isWhitespace(buffer[trimmedEnd - 1]) { trimmedEnd -= 1 }
-            let name = nameStart..<nameEnd, value = trimmedStart..<trimmedEnd
-            try noteFraming(buffer, name: name, value: value, into: &section.framing)
-            section.fields.append((buffer.string(name), buffer.string(value)))
+                // §5.1: OWS around the value is not part of it.
+                var trimmedStart = valueStart, trimmedEnd = lineEnd
+                while trimmedStart < trimmedEnd, ASCII.isWhitespace(buffer[trimmedStart]) { trimmedStart += 1 }
+                while trimmedEnd > trimmedStart, ASCII.isWhitespace(buffer[trimmedEnd - 1]) { trimmedEnd -= 1 }
+                let name = nameStart..<nameEnd, value = trimmedStart..<trimmedEnd
+                try noteFraming(buffer, name: name, value: value, into: &scan.section.framing)
+                scan.section.fields.append((buffer.string(name), buffer.string(value)))
+            }
         }
     }
 
-    /// Records Host, Content-Length and Transfer-Encoding as the fields go by (no Strings, no second pass).
     private func noteFraming(
         _ buffer: UnsafeBufferPointer<UInt8>, name: Range<Int>, value: Range<Int>, into framing: inout FramingFields
     ) throws(HTTPParseError) {

@@ -10,9 +10,14 @@ extension HTTPRequestParser {
 
     /// Skips empty lines before the request line (§2.2 allows ignoring at least one); returns where it starts.
     /// Bounded by the request-line limit so a stream of CRLFs cannot be buffered forever.
-    func skipLeadingEmptyLines(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Int? {
-        var index = 0
+    /// Resumes at `progress.index` and leaves it where the next call must look.
+    func skipLeadingEmptyLines(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ progress: inout HTTPParseProgress
+    ) throws(HTTPParseError) -> Int? {
+        var index = progress.index
+        defer { progress.index = index }
         while index < buffer.count {
+            progress.noteExamined()
             switch buffer[index] {
             case ASCII.lf:
                 index += 1
@@ -34,19 +39,31 @@ extension HTTPRequestParser {
     /// Finds the end of the request line. Fails with 414 as soon as more than `maxRequestLineBytes`
     /// arrive without a line end, instead of buffering on; and with 400 as soon as the method holds a
     /// non-token byte, so binary noise (a TLS ClientHello, say) is refused without waiting for a line end.
+    /// Resumes at `progress.index` (with `methodChecked` from the previous call) and leaves both for the next.
     func findRequestLine(
-        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, methodChecked: inout Bool,
+        _ progress: inout HTTPParseProgress
     ) throws(HTTPParseError) -> (content: Range<Int>, next: Int)? {
         let limit = limits.maxRequestLineBytes
-        var index = start
-        while index < buffer.count, index - start < limit, ASCII.isTchar(buffer[index]) { index += 1 }
-        if index < buffer.count, index - start < limit {
-            let byte = buffer[index]
-            if byte != ASCII.space, byte != ASCII.cr, byte != ASCII.lf {
-                throw HTTPParseError(.badRequest, "invalid method")
+        var index = progress.index
+        defer { progress.index = index }
+        if !methodChecked {
+            while index < buffer.count, index - start < limit, ASCII.isTchar(buffer[index]) {
+                progress.noteExamined()
+                index += 1
             }
+            if index < buffer.count, index - start < limit {
+                let byte = buffer[index]
+                if byte != ASCII.space, byte != ASCII.cr, byte != ASCII.lf {
+                    throw HTTPParseError(.badRequest, "invalid method")
+                }
+            } else if index - start < limit {
+                return nil
+            }
+            methodChecked = true
         }
         while index < buffer.count {
+            progress.noteExamined()
             let byte = buffer[index]
             if byte == ASCII.lf {
                 // §2.2: a bare LF may be accepted as the line terminator.

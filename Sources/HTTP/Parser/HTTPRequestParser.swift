@@ -1,6 +1,7 @@
 /// A hand-written HTTP/1.1 request parser (RFC 9112). It is a pure function over every byte received so far
-/// for the current request, starting at its first byte: it never sees a socket and keeps no state, so the
-/// connection simply calls it again with more bytes after `.needMore`.
+/// for the current request, starting at its first byte: it never sees a socket. The connection calls it again
+/// with more bytes after `.needMore`, handing back the `HTTPParseProgress` value the last call left, so the scan
+/// resumes where it stopped instead of starting over.
 ///
 /// Scanning is byte-level over the caller's buffer; Strings are made once per field from a slice.
 /// Every rejection is final: answer the status with `Connection: close` and close (framing is lost).
@@ -23,45 +24,88 @@ public struct HTTPRequestParser: Sendable {
         bytes.withUnsafeBufferPointer { parse(buffer: $0) }
     }
 
+    /// Parses the bytes received so far for the current request, continuing from `progress` (which the previous
+    /// call with a shorter prefix of the same bytes left behind; start with `HTTPParseProgress()`). Gives the same
+    /// result as parsing `bytes` from scratch, but scans only what is new. After `.complete` the progress is reset
+    /// for the next request (whose bytes start after `consumed`); after `.failure` it must not be used again.
+    public func parse(_ bytes: UnsafeRawBufferPointer, resuming progress: inout HTTPParseProgress) -> HTTPParseResult {
+        bytes.withMemoryRebound(to: UInt8.self) { parse(buffer: $0, &progress) }
+    }
+
+    public func parse(_ bytes: [UInt8], resuming progress: inout HTTPParseProgress) -> HTTPParseResult {
+        bytes.withUnsafeBufferPointer { parse(buffer: $0, &progress) }
+    }
+
     func parse(buffer: UnsafeBufferPointer<UInt8>) -> HTTPParseResult {
+        var progress = HTTPParseProgress()
+        return parse(buffer: buffer, &progress)
+    }
+
+    func parse(buffer: UnsafeBufferPointer<UInt8>, _ progress: inout HTTPParseProgress) -> HTTPParseResult {
         do {
-            return try parseRequest(buffer)
+            let result = try parseRequest(buffer, &progress)
+            if case .complete = result { progress = HTTPParseProgress(examined: progress.examined) }
+            return result
         } catch {
             return .failure(error)
         }
     }
 
-    private func parseRequest(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> HTTPParseResult {
-        guard let lineStart = try skipLeadingEmptyLines(buffer),
-              let line = try findRequestLine(buffer, from: lineStart)
-        else { return .needMore(head: nil) }
-        let requestLine = try parseRequestLine(buffer, line.content)
-        guard let section = try scanFieldSection(buffer, from: line.next, isTrailer: false) else {
-            return .needMore(head: nil)
+    private func parseRequest(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ progress: inout HTTPParseProgress
+    ) throws(HTTPParseError) -> HTTPParseResult {
+        if case .leadingLines = progress.phase {
+            guard let lineStart = try skipLeadingEmptyLines(buffer, &progress) else { return .needMore(head: nil) }
+            progress.phase = .requestLine(lineStart: lineStart, methodChecked: false)
         }
-        let framing = try bodyFraming(section.framing, version: requestLine.version)
-        let head = HTTPRequestHead(
-            method: requestLine.method, target: buffer.string(requestLine.target),
-            pathSegments: requestLine.path.segments, hasTrailingSlash: requestLine.path.hasTrailingSlash,
-            rawQuery: requestLine.query.map { buffer.string($0) }, version: requestLine.version,
-            headers: HTTPHeaders(section.fields))
+        if case .requestLine(let lineStart, var methodChecked) = progress.phase {
+            let found = try findRequestLine(buffer, from: lineStart, methodChecked: &methodChecked, &progress)
+            guard let line = found else {
+                progress.phase = .requestLine(lineStart: lineStart, methodChecked: methodChecked)
+                return .needMore(head: nil)
+            }
+            progress.phase = .fields(try parseRequestLine(buffer, line.content))
+            progress.fieldScan = FieldScan(start: line.next)
+        }
+        if case .fields(let requestLine) = progress.phase {
+            // Moved out, not copied, so appending to its field list does not copy the list.
+            var fieldScan = progress.fieldScan
+            progress.fieldScan = FieldScan(start: 0)
+            let scanned = try scanFieldSection(buffer, &fieldScan, isTrailer: false, &progress)
+            progress.fieldScan = fieldScan
+            guard let section = scanned else { return .needMore(head: nil) }
+            let framing = try bodyFraming(section.framing, version: requestLine.version)
+            progress.head = HTTPRequestHead(
+                method: requestLine.method, target: buffer.string(requestLine.target),
+                pathSegments: requestLine.path.segments, hasTrailingSlash: requestLine.path.hasTrailingSlash,
+                rawQuery: requestLine.query.map { buffer.string($0) }, version: requestLine.version,
+                headers: HTTPHeaders(section.fields))
+            progress.fieldScan = FieldScan(start: 0)
+            progress.phase = .body(framing, bodyStart: section.end)
+            progress.chunkScan = ChunkScan(start: section.end)
+        }
+        guard case .body(let framing, let bodyStart) = progress.phase, let head = progress.head else {
+            preconditionFailure("parse progress past the head without a head")
+        }
 
         switch framing {
         case .none:
-            return .complete(head, body: [], consumed: section.end)
+            return .complete(head, body: [], consumed: bodyStart)
         case .length(let length):
             // `length` is at most `maxBodyBytes`, so this cannot overflow.
-            let end = section.end + length
+            let end = bodyStart + length
             guard buffer.count >= end else { return .needMore(head: head) }
-            return .complete(head, body: Array(buffer[section.end..<end]), consumed: end)
+            return .complete(head, body: Array(buffer[bodyStart..<end]), consumed: end)
         case .chunked:
             // Validate and find the end without copying; de-chunk only once the whole body is here.
             var body: [UInt8] = []
-            guard let chunked = try scanChunkedBody(buffer, from: section.end, into: &body, collect: false) else {
-                return .needMore(head: head)
-            }
+            var chunkScan = progress.chunkScan
+            progress.chunkScan = ChunkScan(start: 0)
+            let scanned = try scanChunkedBody(buffer, &chunkScan, into: &body, collect: false, &progress)
+            progress.chunkScan = chunkScan
+            guard let chunked = scanned else { return .needMore(head: head) }
             body.reserveCapacity(chunked.size)
-            _ = try scanChunkedBody(buffer, from: section.end, into: &body, collect: true)
+            _ = try scanChunkedBody(buffer, from: bodyStart, into: &body, collect: true)
             return .complete(head, body: body, consumed: chunked.end)
         }
     }

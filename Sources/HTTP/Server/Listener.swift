@@ -30,8 +30,8 @@ final class Listener: @unchecked Sendable {
         do { address = try SocketAddress.resolve(host: host, port: port) } catch let error as ListenerError {
             throw error
         } catch { throw .cannotResolve(host: host, message: "\(error)") }
-        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .system(SocketError("socket")) }
+        let fd: Int32
+        do { fd = try Sys.streamSocket(family: address.family) } catch { throw .system(error) }
         do {
             try Sys.setOption(fd, SOL_SOCKET, SO_REUSEADDR)
             if address.family == AF_INET6 {
@@ -42,25 +42,17 @@ final class Listener: @unchecked Sendable {
             Sys.close(fd)
             throw .system(error)
         } catch { Sys.close(fd); throw .system(SocketError("setsockopt")) }
-        var storage = address.storage
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, address.length) }
-        }
-        guard bound == 0 else {
-            let error = SocketError("bind")
+        do {
+            try Sys.bind(fd, address.storage, length: address.length)
+        } catch {
             Sys.close(fd)
             throw error.isAddressInUse ? .addressInUse(host: host, port: port) : .system(error)
         }
-        guard listen(fd, backlog) == 0 else {
-            let error = SocketError("listen")
+        do { try Sys.listen(fd, backlog: backlog) } catch {
             Sys.close(fd)
             throw .system(error)
         }
-        var local = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        let local = Sys.localAddress(fd)
         self.fd = fd
         self.host = host
         self.port = SocketAddress.describe(local).port
@@ -76,13 +68,8 @@ final class Listener: @unchecked Sendable {
 
     func accept() -> AcceptResult {
         var peer = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         while true {
-            let client = withUnsafeMutablePointer(to: &peer) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    accept4(fd, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-                }
-            }
+            let client = Sys.accept(fd, peer: &peer)
             if client >= 0 {
                 try? Sys.setOption(client, Int32(IPPROTO_TCP), TCP_NODELAY)
                 return .accepted(fd: client, peer: SocketAddress.describe(peer).host)
@@ -91,7 +78,10 @@ final class Listener: @unchecked Sendable {
             case EINTR, ECONNABORTED, EPROTO: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
             case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .exhausted
-            default: return .failed
+            case let code:
+                // EINVAL here is the listener shut by `stopAccepting`, not a bug.
+                Sys.checkProgrammingError("accept4", code, einvalIsBug: false)
+                return .failed
             }
         }
     }
@@ -99,7 +89,7 @@ final class Listener: @unchecked Sendable {
     /// Leaves the listening state at once: the kernel refuses new connections (RST) and resets those still in
     /// the backlog, while the descriptor stays open (its number cannot be reused under a loop that still polls it).
     func stopAccepting() {
-        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        Sys.shutdown(fd, Int32(SHUT_RDWR))
     }
 
     func close() {

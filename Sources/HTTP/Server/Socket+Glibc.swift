@@ -18,12 +18,25 @@ public struct SocketError: Error, CustomStringConvertible, Sendable {
     public var isAddressInUse: Bool { errno == EADDRINUSE }
 }
 
-/// Every Glibc call the server makes, behind tiny wrappers: EINTR retried, EAGAIN mapped to "would block".
+/// Every Glibc call the server makes, behind tiny wrappers: EINTR retried, EAGAIN mapped to "would block",
+/// ECONNRESET/EPIPE and the like to "closed". EBADF, EFAULT and (where noted) EINVAL can only come from a bug in
+/// this program (a stale descriptor, a bad pointer), so they are logged as errors and stop debug builds.
 enum Sys {
     enum IOResult: Equatable {
         case bytes(Int)
         case wouldBlock
         case closed
+    }
+
+    static let logger = Logger(label: "petty.sys")
+
+    /// Whether `code` from `call` means the program is wrong rather than the peer or the system; logs it if so.
+    @discardableResult
+    static func checkProgrammingError(_ call: StaticString, _ code: Int32, einvalIsBug: Bool = true) -> Bool {
+        guard code == EBADF || code == EFAULT || (einvalIsBug && code == EINVAL) else { return false }
+        logger.error("\(call) failed: \(String(cString: strerror(code))) (errno \(code)); this is a bug")
+        assertionFailure("\(call) failed with errno \(code)")
+        return true
     }
 
     static func ignoreSIGPIPE() {
@@ -42,6 +55,50 @@ enum Sys {
         }
     }
 
+    // MARK: - Sockets
+
+    static func streamSocket(family: Int32) throws(SocketError) -> Int32 {
+        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(family, flags, 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        return fd
+    }
+
+    static func bind(_ fd: Int32, _ address: sockaddr_storage, length: socklen_t) throws(SocketError) {
+        var storage = address
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw SocketError("bind") }
+    }
+
+    static func listen(_ fd: Int32, backlog: Int32) throws(SocketError) {
+        guard Glibc.listen(fd, backlog) == 0 else { throw SocketError("listen") }
+    }
+
+    /// The address a socket is bound to (the real port when bound to port 0).
+    static func localAddress(_ fd: Int32) -> sockaddr_storage {
+        var local = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        if result != 0 { checkProgrammingError("getsockname", errno) }
+        return local
+    }
+
+    /// One accept4 call: the new non-blocking descriptor, or -1 with `errno` set (the caller decides).
+    static func accept(_ fd: Int32, peer: inout sockaddr_storage) -> Int32 {
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                accept4(fd, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            }
+        }
+    }
+
+    // MARK: - Reading and writing
+
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
@@ -50,7 +107,9 @@ enum Sys {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .closed
+            case let code:
+                checkProgrammingError("read", code)
+                return .closed
             }
         }
     }
@@ -62,17 +121,97 @@ enum Sys {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .closed
+            case let code:
+                // ECONNRESET, EPIPE and the like: the peer is gone.
+                checkProgrammingError("send", code)
+                return .closed
             }
         }
     }
 
+    /// Closes a descriptor; never retried on EINTR (Linux has released it already).
     static func close(_ fd: Int32) {
-        _ = Glibc.close(fd)
+        if Glibc.close(fd) != 0 { checkProgrammingError("close", errno) }
     }
 
     static func shutdownWrite(_ fd: Int32) {
-        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    static func shutdown(_ fd: Int32, _ how: Int32) {
+        // ENOTCONN: the peer already reset the connection; nothing to shut down.
+        if Glibc.shutdown(fd, how) != 0 { checkProgrammingError("shutdown", errno) }
+    }
+
+    static func openDevNull() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    static func monotonicMillis() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+
+    /// Whole seconds since the epoch (for the `Date` header).
+    static func wallClockSeconds() -> Int {
+        time(nil)
+    }
+
+    /// Hands freed heap pages back to the kernel (glibc keeps them otherwise).
+    static func trimHeap() {
+        _ = malloc_trim(0)
+    }
+
+    // MARK: - epoll and eventfd
+
+    static func epollCreate() throws -> Int32 {
+        let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard fd >= 0 else { throw SocketError("epoll_create1") }
+        return fd
+    }
+
+    /// Adds, modifies or removes `fd` in the epoll set; false when the kernel refused (e.g. out of memory).
+    /// `einvalIsBug: false` where EINVAL can be the kernel's answer (EPOLLEXCLUSIVE on an old kernel).
+    @discardableResult
+    static func epollControl(
+        _ epfd: Int32, _ op: Int32, _ fd: Int32, events: UInt32 = 0, einvalIsBug: Bool = true
+    ) -> Bool {
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        guard epoll_ctl(epfd, op, fd, &event) != 0 else { return true }
+        // ENOENT/EEXIST/EPERM/ENOMEM/ENOSPC are outcomes; EBADF and EINVAL mean a wrong descriptor or op.
+        checkProgrammingError("epoll_ctl", errno, einvalIsBug: einvalIsBug)
+        return false
+    }
+
+    /// Waits for events; 0 when interrupted by a signal.
+    static func epollWait(_ epfd: Int32, _ events: UnsafeMutablePointer<epoll_event>, _ max: Int32, timeout: Int32) -> Int {
+        let count = epoll_wait(epfd, events, max, timeout)
+        if count >= 0 { return Int(count) }
+        let code = errno
+        if code != EINTR && !checkProgrammingError("epoll_wait", code) {
+            logger.error("epoll_wait failed: errno \(code)")
+        }
+        return 0
+    }
+
+    static func eventFD() throws -> Int32 {
+        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard fd >= 0 else { throw SocketError("eventfd") }
+        return fd
+    }
+
+    /// Wakes the loop polling `fd`; EAGAIN (the counter is full) means a wake-up is already pending.
+    static func signalEventFD(_ fd: Int32) {
+        var one: UInt64 = 1
+        if Glibc.write(fd, &one, 8) < 0, errno != EAGAIN { checkProgrammingError("write(eventfd)", errno) }
+    }
+
+    static func drainEventFD(_ fd: Int32) {
+        var value: UInt64 = 0
+        if Glibc.read(fd, &value, 8) < 0, errno != EAGAIN { checkProgrammingError("read(eventfd)", errno) }
     }
 
     /// Raises the soft descriptor limit to the hard limit (as nginx's `worker_rlimit_nofile` would); returns the new soft limit.

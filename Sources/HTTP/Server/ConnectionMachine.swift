@@ -1,0 +1,269 @@
+/// What the event loop lends a connection's state machine: the application, the clock-derived `Date` bytes,
+/// and whether the server is shutting down. Implemented by the loop for a socket, and by tests without one.
+protocol ConnectionHost {
+    var isDraining: Bool { get }
+    var serverName: [UInt8] { get }
+    mutating func respond(to head: HTTPRequestHead, body: [UInt8]) -> Response
+    mutating func date() -> [UInt8]
+    func parseFailed(_ error: HTTPParseError)
+}
+
+/// What the shell must do after the machine took an input.
+enum ConnectionAction: Equatable {
+    /// Nothing but bring the socket's read/write interest in line with `wantsRead`/`wantsWrite`.
+    case none
+    /// Send `pendingOutput`, report each send with `sent(_:now:)`, then call `sendBlocked()` or `outputDrained`.
+    case flush
+    /// Shut the socket for writing (the machine now lingers, discarding what the client still sends).
+    case shutdownWrite
+    /// Close the socket.
+    case close
+}
+
+/// One HTTP/1.1 connection as a pure state machine: received bytes, sent-byte counts and the time go in, and
+/// actions come out (send the queued bytes, shut down, close, pause reading). It never sees a socket, so
+/// pipelining, keep-alive, timeouts and backpressure are tested without one (`ConnectionMachineTests`).
+struct ConnectionMachine {
+    struct Settings {
+        var parser: HTTPRequestParser
+        var headerTimeout: Int64
+        var bodyTimeout: Int64
+        var idleTimeout: Int64
+        var writeTimeout: Int64
+        /// How long to drain a closing client's bytes after our final response (milliseconds).
+        var linger: Int64 = 2000
+        /// Output queued at which reading pauses until the client takes it.
+        var maxPendingOutputBytes: Int
+    }
+
+    enum State: Equatable {
+        /// Reading and answering requests.
+        case open
+        /// Answer what is queued, then close (after `Connection: close`, a framing error, or shutdown).
+        case closingAfterFlush
+        /// Our side is shut for writing; unread client bytes are drained until EOF or the linger deadline,
+        /// so a final error response is not destroyed by a TCP reset.
+        case lingering(deadline: Int64)
+    }
+
+    let settings: Settings
+    private(set) var state = State.open
+
+    /// Received bytes not yet consumed by a complete request; `inboundStart` skips consumed ones.
+    private var inbound: [UInt8] = []
+    private var inboundStart = 0
+    /// How far the parse of the request at `inboundStart` got.
+    private var progress = HTTPParseProgress()
+    /// Bytes queued for the client; `outboundStart` skips those already sent.
+    private var outbound: [UInt8] = []
+    private var outboundStart = 0
+
+    /// When the request in progress started: at its first byte, or at accept for the first request, so a client
+    /// that connects and never sends a byte is held no longer than the header timeout (nil: between requests).
+    private var requestStartedAt: Int64?
+    private var headerComplete = false
+    private var sentContinue = false
+    private var lastReadAt: Int64
+    private var lastWriteProgressAt: Int64
+    private(set) var readPaused = false
+    /// The last send would block: wait for the socket to become writable.
+    private(set) var wantsWrite = false
+    private(set) var requestsServed: UInt64 = 0
+
+    init(settings: Settings, now: Int64) {
+        self.settings = settings
+        lastReadAt = now
+        lastWriteProgressAt = now
+        requestStartedAt = now
+    }
+
+    var pendingInbound: Int { inbound.count - inboundStart }
+    var pendingOutbound: Int { outbound.count - outboundStart }
+    var wantsRead: Bool { !readPaused }
+    /// Mid-request or with output queued: shutdown lets it finish within the grace period.
+    var isBusy: Bool { pendingInbound > 0 || pendingOutbound > 0 }
+
+    var isLingering: Bool {
+        if case .lingering = state { return true }
+        return false
+    }
+
+    // MARK: - Reading
+
+    /// Bytes arrived from the client.
+    mutating func received(_ bytes: UnsafeRawBufferPointer, now: Int64) {
+        lastReadAt = now
+        if isLingering { return }
+        inbound.append(contentsOf: bytes)
+        if requestStartedAt == nil { requestStartedAt = now }
+    }
+
+    /// A read burst ended: answer every complete request received (pipelined ones in order).
+    mutating func readCompleted<Host: ConnectionHost>(now: Int64, host: inout Host) -> ConnectionAction {
+        if isLingering { return .none }
+        processInbound(now: now, host: &host)
+        return .flush
+    }
+
+    /// The client closed its side. Called after the flush that `readCompleted` asked for.
+    mutating func peerClosed() -> ConnectionAction {
+        if isLingering { return .close }
+        // The client sent everything it will send; answer what was complete, then close.
+        if pendingOutbound == 0 { return .close }
+        state = .closingAfterFlush
+        return .none
+    }
+
+    private mutating func processInbound<Host: ConnectionHost>(now: Int64, host: inout Host) {
+        while case .open = state, pendingInbound > 0 {
+            if pendingOutbound >= settings.maxPendingOutputBytes {
+                readPaused = true
+                return
+            }
+            let result = inbound.withUnsafeBytes { raw in
+                settings.parser.parse(UnsafeRawBufferPointer(rebasing: raw[inboundStart...]), resuming: &progress)
+            }
+            switch result {
+            case .complete(let head, let body, let consumed):
+                inboundStart += consumed
+                compactInbound()
+                headerComplete = false
+                sentContinue = false
+                requestStartedAt = pendingInbound > 0 ? now : nil
+                respond(to: head, body: body, host: &host)
+            case .needMore(let head):
+                if let head, !headerComplete {
+                    headerComplete = true
+                    if let failure = checkExpectation(head) {
+                        queueError(failure, version: head.version, host: &host)
+                    }
+                }
+                return
+            case .failure(let error):
+                host.parseFailed(error)
+                queueError(Abort(error.status, reason: error.reason), version: .http1_1, host: &host)
+                return
+            }
+        }
+    }
+
+    /// `Expect: 100-continue` gets an interim 100 once the head is in; any other expectation is 417.
+    private mutating func checkExpectation(_ head: HTTPRequestHead) -> Abort? {
+        guard let expect = head.headers.first(name: "Expect") else { return nil }
+        guard expect.lowercasedASCII() == "100-continue" else {
+            return Abort(.expectationFailed, reason: "Only 'Expect: 100-continue' is supported")
+        }
+        if head.version == .http1_1 && !sentContinue {
+            sentContinue = true
+            outbound.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
+        }
+        return nil
+    }
+
+    private mutating func respond<Host: ConnectionHost>(to head: HTTPRequestHead, body: [UInt8], host: inout Host) {
+        requestsServed &+= 1
+        let response = host.respond(to: head, body: body)
+        let keepAlive = head.wantsKeepAlive && !host.isDraining && !response.forcesClose
+        ResponseSerializer.write(
+            response, version: head.version, includeBody: head.method != .HEAD, keepAlive: keepAlive,
+            date: host.date(), serverName: host.serverName, into: &outbound
+        )
+        if !keepAlive { state = .closingAfterFlush }
+    }
+
+    private mutating func queueError<Host: ConnectionHost>(_ error: Abort, version: HTTPVersion, host: inout Host) {
+        var response = ErrorRendering.response(for: error, request: nil, revealDetails: false)
+        response.headers.replaceOrAdd(name: "Connection", value: "close")
+        ResponseSerializer.write(
+            response, version: version, includeBody: true, keepAlive: false,
+            date: host.date(), serverName: host.serverName, into: &outbound
+        )
+        state = .closingAfterFlush
+    }
+
+    // MARK: - Writing
+
+    /// Calls `body` with the bytes waiting to be sent (empty when none).
+    func withPendingOutput<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        outbound.withUnsafeBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[outboundStart...])) }
+    }
+
+    /// The socket took `count` bytes of the pending output.
+    mutating func sent(_ count: Int, now: Int64) {
+        outboundStart += count
+        lastWriteProgressAt = now
+    }
+
+    /// The socket's send buffer is full: wait until it is writable.
+    mutating func sendBlocked() -> ConnectionAction {
+        wantsWrite = true
+        return .none
+    }
+
+    /// Every pending byte was sent: resume reading if it was paused, or finish closing.
+    mutating func outputDrained<Host: ConnectionHost>(now: Int64, host: inout Host) -> ConnectionAction {
+        compactOutbound()
+        wantsWrite = false
+        switch state {
+        case .open:
+            guard readPaused else { return .none }
+            readPaused = false
+            processInbound(now: now, host: &host)
+            return pendingOutbound > 0 ? .flush : .none
+        case .closingAfterFlush:
+            state = .lingering(deadline: now + settings.linger)
+            inbound = []
+            inboundStart = 0
+            readPaused = false
+            return .shutdownWrite
+        case .lingering:
+            return .none
+        }
+    }
+
+    // MARK: - Time
+
+    /// The once-a-second check of this connection's deadlines.
+    mutating func tick<Host: ConnectionHost>(now: Int64, host: inout Host) -> ConnectionAction {
+        switch state {
+        case .lingering(let deadline):
+            return now >= deadline ? .close : .none
+        case .open, .closingAfterFlush:
+            break
+        }
+        if pendingOutbound > 0 {
+            return now - lastWriteProgressAt > settings.writeTimeout ? .close : .none
+        } else if let started = requestStartedAt, pendingInbound == 0 {
+            // Accepted but silent: there is nothing to answer, so close once the header time is up.
+            return now - started > settings.headerTimeout ? .close : .none
+        } else if let started = requestStartedAt {
+            let timedOut = headerComplete
+                ? now - lastReadAt > settings.bodyTimeout : now - started > settings.headerTimeout
+            guard timedOut else { return .none }
+            queueError(Abort(.requestTimeout, reason: "The request took too long to arrive"), version: .http1_1, host: &host)
+            return .flush
+        } else {
+            return now - lastReadAt > settings.idleTimeout ? .close : .none
+        }
+    }
+
+    // MARK: - Buffers
+
+    /// Drops consumed bytes once they dominate the buffer, and lets large idle buffers go.
+    private mutating func compactInbound() {
+        if inboundStart == inbound.count {
+            if inbound.capacity > 16 * 1024 { inbound = [] } else { inbound.removeAll(keepingCapacity: true) }
+            inboundStart = 0
+        } else if inboundStart > 4096 && inboundStart * 2 > inbound.count {
+            inbound.removeFirst(inboundStart)
+            inboundStart = 0
+        }
+    }
+
+    private mutating func compactOutbound() {
+        if outboundStart == outbound.count {
+            if outbound.capacity > 64 * 1024 { outbound = [] } else { outbound.removeAll(keepingCapacity: true) }
+            outboundStart = 0
+        }
+    }
+}
