@@ -24,10 +24,11 @@ struct PricesController: RouteCollection {
         let radius = try params.double("radius_km", in: 0.1...StationsController.maxRadiusKm, default: near == nil ? nil : StationsController.defaultRadiusKm)
         if near == nil && radius != nil && params.query.contains("radius_km") { throw params.bad("radius_km needs near=lat,lng") }
         let limit = try params.int("limit", in: 1...100, default: Self.defaultCheapestLimit)
+        let offset = try params.int("offset", in: 0...1_000_000, default: 0)
         let view = context.store.current
         let page: StationPage
         do {
-            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit)
+            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit, offset: offset)
         } catch { throw params.bad("\(error)") }
         let rendered = view.extra
         let meta = rendered.meta(for: state)
@@ -61,6 +62,8 @@ struct PricesController: RouteCollection {
         json.int(page.total)
         json.raw(",\"limit\":")
         json.int(limit)
+        json.raw(",\"offset\":")
+        json.int(offset)
         json.raw(",")
         json.raw(meta.fields)
         json.raw("}}")

@@ -21,21 +21,41 @@ struct StationsController: RouteCollection {
         let near = try params.coordinate()
         let radius = try params.double("radius_km", in: 0.1...Self.maxRadiusKm)
         if radius != nil && near == nil { throw params.bad("radius_km needs near=lat,lng") }
+        let ids = try params.ids()
         var query = StationQuery(
-            state: try params.state(), fuel: try params.fuel(), brand: try params.string("brand"),
-            near: near, radiusKm: near == nil ? nil : (radius ?? Self.defaultRadiusKm),
-            bbox: try params.boundingBox(), ids: try params.ids(),
+            state: try params.state(), near: near, radiusKm: near == nil ? nil : (radius ?? Self.defaultRadiusKm),
+            bbox: try params.boundingBox(), ids: ids,
             sort: try params.choice("sort", as: StationQuery.Sort.self),
-            limit: try params.int("limit", in: 1...Self.maxLimit, default: StationQuery.defaultLimit),
+            // Favourites come whole: every requested id fits one page unless the client asks for less.
+            limit: try params.int("limit", in: 1...Self.maxLimit, default: ids.map { max(1, Set($0).count) } ?? StationQuery.defaultLimit),
             offset: try params.int("offset", in: 0...1_000_000, default: 0)
         )
+        query.fuels = try params.fuels()
+        query.brands = try params.list("brand")
+        query.excludedBrands = try params.list("exclude_brand")
+        let compact = try params.bool("compact") ?? false
+        let cluster = try params.bool("cluster") ?? false
+        let zoom = try params.query.contains("zoom") ? params.int("zoom", in: 0...22, default: 0) : nil
+        if zoom != nil && !cluster { throw params.bad("zoom needs cluster=true") }
+        if compact && cluster { throw params.bad("compact and cluster are alternatives; give one of them") }
+        if query.sort == .price && query.fuels.count > 1 { throw params.bad("sort=price ranks one fuel; give fuel a single code, e.g. fuel=U91") }
         if query.sort == .price && query.fuel == nil { throw params.bad("sort=price needs fuel, e.g. fuel=U91") }
         if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }
         if query.sort == nil && query.near != nil { query.sort = .distance }
         let view = context.store.current
+        if cluster {
+            let cell = zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
+            let clusters: [StationCluster]
+            do { clusters = try view.index.clusters(matching: query, cellDegrees: cell) } catch { throw params.bad("\(error)") }
+            return StationClusterBody.response(clusters, cellDegrees: cell, view: view, state: query.state)
+        }
         let page: SlotPage
         do { page = try view.index.slots(matching: query) } catch { throw params.bad("\(error)") }
-        return StationListBody.response(page: page, view: view, state: query.state, rawQuery: request.head.rawQuery)
+        if compact {
+            return CompactStationListBody.response(page: page, fuels: query.fuels, view: view, state: query.state, rawQuery: request.head.rawQuery)
+        }
+        let missing = ids.map { view.index.unknownIDs($0) }
+        return StationListBody.response(page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing)
     }
 
     func detail(_ request: Request) throws -> Response {
@@ -50,7 +70,10 @@ struct StationsController: RouteCollection {
 
 /// `{"data": [stations...], "meta": {total, limit, offset, as_of, source}}` assembled from pre-encoded stations.
 enum StationListBody {
-    static func response(page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
+    /// `missing`: requested ids this snapshot does not hold (`meta.missing`, written only for `ids=` requests).
+    static func response(
+        page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil
+    ) -> Response {
         let rendered = view.extra
         let meta = rendered.meta(for: state)
         var capacity = 128
@@ -77,6 +100,15 @@ enum StationListBody {
         json.int(page.limit)
         json.raw(",\"offset\":")
         json.int(page.offset)
+        if let missing {
+            json.raw(",\"missing\":[")
+            for (index, id) in missing.enumerated() {
+                if index > 0 { json.raw(",") }
+                json.int(id.rawValue)
+                hash.combine(UInt64(id.rawValue))
+            }
+            json.raw("]")
+        }
         json.raw(",")
         json.raw(meta.fields)
         json.raw("}}")

@@ -10,6 +10,8 @@ struct RenderedSnapshot: Sendable {
     let fragments: [[UInt8]]
     /// By slot: a content hash of the fragment, folded into list ETags.
     let hashes: [UInt64]
+    /// By slot: the compact map-pin object without its price or closing brace (`CompactStationEncoding`).
+    let compactHeads: [[UInt8]]
     /// By slot: the whole `GET /v1/stations/:id` body and its ETag.
     let detailBodies: [[UInt8]]
     let detailETags: [String]
@@ -81,7 +83,8 @@ struct RenderedSnapshot: Sendable {
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
         let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified) }
         return RenderedSnapshot(
-            fragments: fragments, hashes: hashes, detailBodies: bodies, detailETags: etags, detailResponses: responses,
+            fragments: fragments, hashes: hashes, compactHeads: snapshot.entries.map { CompactStationEncoding.head($0.station) },
+            detailBodies: bodies, detailETags: etags, detailResponses: responses,
             lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall,
             clocks: DataClocks(snapshot: snapshot)
