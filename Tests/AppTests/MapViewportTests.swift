@@ -87,8 +87,7 @@ import Testing
     }
 
     @Test func clusterAndCompactRulesAreBadRequestsNamingTheParameter() throws {
-        for (path, name) in [("cluster=yes", "cluster"), ("compact=1", "compact"), ("zoom=5", "zoom"), ("cluster=true&zoom=23", "zoom"),
-                             ("cluster=true&compact=true", "compact")] {
+        for (path, name) in [("cluster=yes", "cluster"), ("compact=1", "compact"), ("zoom=x", "zoom"), ("cluster=true&zoom=23", "zoom")] {
             let res = try app.test(.GET, "/v1/stations?" + path)
             #expect(res.status == .badRequest, "\(path)")
             #expect((try AppTestSupport.json(res)["reason"] as? String ?? "").contains(name), "\(path)")

@@ -35,9 +35,8 @@ struct StationsController: RouteCollection {
         query.excludedBrands = try params.list("exclude_brand")
         let compact = try params.bool("compact") ?? false
         let cluster = try params.bool("cluster") ?? false
+        // `zoom` only sizes clusters (ignored without `cluster=true`); `cluster` wins over `compact`.
         let zoom = try params.query.contains("zoom") ? params.int("zoom", in: 0...22, default: 0) : nil
-        if zoom != nil && !cluster { throw params.bad("zoom needs cluster=true") }
-        if compact && cluster { throw params.bad("compact and cluster are alternatives; give one of them") }
         if query.sort == .price && query.fuels.count > 1 { throw params.bad("sort=price ranks one fuel; give fuel a single code, e.g. fuel=U91") }
         if query.sort == .price && query.fuel == nil { throw params.bad("sort=price needs fuel, e.g. fuel=U91") }
         if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }

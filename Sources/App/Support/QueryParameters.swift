@@ -51,7 +51,7 @@ struct QueryParameters {
     }
 
     /// A comma-separated list in one value (`brand=Shell,BP`); every item must be non-empty. Empty when absent.
-    func list(_ name: String, maxItems: Int = 50) throws -> [String] {
+    func list(_ name: String, maxItems: Int = 100) throws -> [String] {
         guard let raw = try string(name) else { return [] }
         let items = raw.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmedSpaces)
         guard !items.contains(where: \.isEmpty) else { throw bad("\(name) must be a comma-separated list with no empty items, got '\(raw)'") }
