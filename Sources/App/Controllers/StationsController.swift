@@ -33,6 +33,11 @@ struct StationsController: RouteCollection {
         query.fuels = try params.fuels()
         query.brands = try params.list("brand")
         query.excludedBrands = try params.list("exclude_brand")
+        let view = context.store.current
+        let wall = context.clock()
+        if try params.bool("open_now") == true {
+            query.access = AccessFilter(opening: .openNow, excludesMembersOnly: false, clocks: view.extra.clocks, wall: wall)
+        }
         let compact = try params.bool("compact") ?? false
         let cluster = try params.bool("cluster") ?? false
         // `zoom` only sizes clusters (ignored without `cluster=true`); `cluster` wins over `compact`.
@@ -41,7 +46,6 @@ struct StationsController: RouteCollection {
         if query.sort == .price && query.fuel == nil { throw params.bad("sort=price needs fuel, e.g. fuel=U91") }
         if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }
         if query.sort == nil && query.near != nil { query.sort = .distance }
-        let view = context.store.current
         if cluster {
             let cell = zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
             let clusters: [StationCluster]
@@ -54,7 +58,9 @@ struct StationsController: RouteCollection {
             return CompactStationListBody.response(page: page, fuels: query.fuels, view: view, state: query.state, rawQuery: request.head.rawQuery)
         }
         let missing = ids.map { view.index.unknownIDs($0) }
-        return StationListBody.response(page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing)
+        return StationListBody.response(
+            page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing,
+            openNow: OpenNowJudge(clocks: view.extra.clocks, wall: wall))
     }
 
     func detail(_ request: Request) throws -> Response {
@@ -63,7 +69,19 @@ struct StationsController: RouteCollection {
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
-        return view.extra.detailResponses[slot]
+        let rendered = view.extra
+        let station = view.snapshot.entries[slot].station
+        guard station.access != nil else { return rendered.detailResponses[slot] }
+        // Hours make `open_now` move with the clock: the ready response holds only while it still says the same.
+        let open = OpenNowJudge(clocks: rendered.clocks, wall: context.clock())(station)
+        guard StationEncoding.openNowByte(open) != rendered.openNowAtRender[slot] else { return rendered.detailResponses[slot] }
+        let meta = rendered.meta(for: station.state)
+        var hash = FNV1a(value: rendered.hashes[slot])
+        hash.combine(StationEncoding.openNowByte(open))
+        hash.combine(meta.hash)
+        return JSONResponse.make(
+            body: StationEncoding.detailBody(fragment: rendered.fragments[slot], openNow: open, meta: meta), etag: hash.etag,
+            lastModified: rendered.lastModified)
     }
 }
 
@@ -71,7 +89,8 @@ struct StationsController: RouteCollection {
 enum StationListBody {
     /// `missing`: requested ids this snapshot does not hold (`meta.missing`, written only for `ids=` requests).
     static func response(
-        page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil
+        page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil,
+        openNow: OpenNowJudge
     ) -> Response {
         let rendered = view.extra
         let meta = rendered.meta(for: state)
@@ -86,6 +105,9 @@ enum StationListBody {
             let slot = hit.slot
             if index > 0 { json.raw(",") }
             json.raw(rendered.fragments[slot])
+            let open = openNow(view.snapshot.entries[slot].station)
+            StationEncoding.writeOpenNow(open, into: &json)
+            hash.combine(StationEncoding.openNowByte(open))
             if let distance = hit.distanceKm, distance.isFinite {
                 json.raw(",\"distance_km\":")
                 json.decimal(distance, places: 2)

@@ -12,11 +12,14 @@ struct RenderedSnapshot: Sendable {
     let hashes: [UInt64]
     /// By slot: the compact map-pin object without its price or closing brace (`CompactStationEncoding`).
     let compactHeads: [[UInt8]]
-    /// By slot: the whole `GET /v1/stations/:id` body and its ETag.
+    /// By slot: the whole `GET /v1/stations/:id` body and its ETag, with `open_now` as judged when rendered
+    /// (`openNowAtRender`); the controller re-renders a detail whose `open_now` has changed since.
     let detailBodies: [[UInt8]]
     let detailETags: [String]
     /// By slot: the whole detail response, headers included, so the hot path only hands it over.
     let detailResponses: [Response]
+    /// By slot: `StationEncoding.openNowByte` of `open_now` in `detailBodies`.
+    let openNowAtRender: [UInt8]
     /// `Last-Modified` for every response derived from this snapshot.
     let lastModified: String
     /// Per state (by `AustralianState` ordinal) and overall: newest `as_of` and the data source label.
@@ -37,6 +40,8 @@ struct RenderedSnapshot: Sendable {
         let previous = reused == nil ? memo?.byID() : nil
         let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
         let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases))
+        let judge = OpenNowJudge(clocks: DataClocks(snapshot: snapshot), wall: Date())
+        var openNow: [UInt8] = []
 
         var fragments: [[UInt8]] = []
         var hashes: [UInt64] = []
@@ -65,16 +70,14 @@ struct RenderedSnapshot: Sendable {
             }
             let contentHash = hash
             let meta = metaByState[AustralianState.allCases.firstIndex(of: entry.station.state)!]
-            var body = JSONWriter(capacity: fragment.count + 96)
-            body.raw("{\"data\":")
-            body.raw(fragment)
-            body.raw("},\"meta\":")
-            meta.write(into: &body)
-            body.raw("}")
+            let open = judge(entry.station)
+            let body = StationEncoding.detailBody(fragment: fragment, openNow: open, meta: meta)
+            hash.combine(StationEncoding.openNowByte(open))
             hash.combine(meta.hash)
+            openNow.append(StationEncoding.openNowByte(open))
             fragments.append(fragment)
             hashes.append(contentHash.value)
-            bodies.append(body.bytes)
+            bodies.append(body)
             etags.append(hash.etag)
         }
         memo?.remember(
@@ -85,7 +88,7 @@ struct RenderedSnapshot: Sendable {
         return RenderedSnapshot(
             fragments: fragments, hashes: hashes, compactHeads: snapshot.entries.map { CompactStationEncoding.head($0.station) },
             detailBodies: bodies, detailETags: etags, detailResponses: responses,
-            lastModified: lastModified,
+            openNowAtRender: openNow, lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall,
             clocks: DataClocks(snapshot: snapshot)
         )

@@ -38,6 +38,15 @@ public struct WeeklyHours: Hashable, Codable, Sendable {
         self.days = days
     }
 
+    /// Stored hours are checked like fresh ones: seven valid days, or the file is not trusted.
+    public init(from decoder: Decoder) throws {
+        let days = try decoder.container(keyedBy: CodingKeys.self).decode([DayHours].self, forKey: .days)
+        guard let hours = WeeklyHours(days: days) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not seven valid days"))
+        }
+        self = hours
+    }
+
     /// Open every day, all day.
     public var isAlwaysOpen: Bool { days.allSatisfy { $0 == .allDay } }
 }

@@ -91,7 +91,7 @@ extension FuelIndex {
 
         // The plain listing (everything, or one state, in id order) needs no per-station work at all.
         if query.ids == nil, query.near == nil, query.bbox == nil, wantedBrands == nil, excludedBrands.isEmpty, query.fuels.isEmpty,
-           query.sort == nil {
+           query.sort == nil, query.access == nil {
             let listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
             let start = min(query.offset, listed.count)
             let hits = listed[start..<min(listed.count, start + query.limit)].map { SlotPage.Hit(slot: $0, distanceKm: nil) }
@@ -104,6 +104,7 @@ extension FuelIndex {
             if let wantedBrands, !wantedBrands.contains(brandNumbers[slot]) { return }
             if !excludedBrands.isEmpty, excludedBrands.contains(brandNumbers[slot]) { return }
             if let anyFuelBases, !anyFuelBases.contains(where: { priceTable[$0 + slot] >= 0 }) { return }
+            if let access = query.access, !access.admits(entries[slot].station) { return }
             var price = 0
             if let fuelBase {
                 price = Int(priceTable[fuelBase + slot])
@@ -166,11 +167,11 @@ extension FuelIndex {
     /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state.
     public func cheapest(
         fuel: FuelType, near: Coordinate? = nil, radiusKm: Double? = nil, state: AustralianState? = nil,
-        limit: Int = 10, offset: Int = 0
+        limit: Int = 10, offset: Int = 0, access: AccessFilter? = nil
     ) throws(QueryError) -> StationPage {
-        try stations(
-            matching: StationQuery(
-                state: state, fuel: fuel, near: near, radiusKm: radiusKm, sort: .price, limit: limit, offset: offset))
+        var query = StationQuery(state: state, fuel: fuel, near: near, radiusKm: radiusKm, sort: .price, limit: limit, offset: offset)
+        query.access = access
+        return try stations(matching: query)
     }
 }
 

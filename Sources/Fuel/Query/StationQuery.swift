@@ -13,6 +13,8 @@ public struct StationQuery: Hashable, Sendable {
     public var brands: [String]
     /// Leaves out these brands (same matching as `brands`).
     public var excludedBrands: [String]
+    /// Open now, not closed, no members-only stations; nil: no such filter.
+    public var access: AccessFilter?
     /// Origin for distances; every match then carries its distance.
     public var near: Coordinate?
     /// With `near`, keeps stations within this many km. Without it, `near` only annotates distances.
@@ -37,6 +39,7 @@ public struct StationQuery: Hashable, Sendable {
         self.fuels = fuel.map { [$0] } ?? []
         self.brands = brand.map { [$0] } ?? []
         self.excludedBrands = []
+        self.access = nil
         self.near = near
         self.radiusKm = radiusKm
         self.bbox = bbox
