@@ -106,10 +106,37 @@ import Testing
     }
 
     @Test func sampleDataIsJudgedAtItsRecordingNotTheWallClock() throws {
-        // Walkaway General Store was closed when the WA sample was recorded; the wall clock is months later.
-        let entry = try require(AppTestSupport.sampleDataset.snapshot.entries.first { $0.station.key.sourceID == "site-992" })
-        let json = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations/\(entry.id.rawValue)"))["data"] as? [String: Any])
-        #expect(json["open_now"] as? Bool == false)
-        #expect(json["open_24h"] as? Bool == false)
+        // The WA sample's clock is 14:30 WST on 22 Apr (when tomorrow's prices were published); the wall clock
+        // here is a Monday dawn in November. A 24/7 site is open either way; Walkaway General Store's "closed now"
+        // was observed at the 16:00 fetch, 90 minutes from the sample's clock: too far to speak for it, so unknown.
+        let sample = AppTestSupport.sampleDataset.snapshot.entries
+        let allHours = try require(sample.first { $0.station.state == .WA && $0.station.access?.open24h == true })
+        let walkaway = try require(sample.first { $0.station.key.sourceID == "site-992" })
+        func openNow(_ id: StationID) throws -> Any? {
+            try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations/\(id.rawValue)"))["data"] as? [String: Any])["open_now"]
+        }
+        #expect(try openNow(allHours.id) as? Bool == true)
+        #expect(try openNow(walkaway.id) is NSNull)
+        #expect(walkaway.station.access?.closedNow == true)
+        // Judged at the observation's own instant, the flag speaks.
+        let clocks = DataClocks(snapshot: AppTestSupport.sampleDataset.snapshot)
+        #expect(OpenNowJudge(clocks: clocks, wall: wall.read())(walkaway.station) == nil)
+        #expect(OpenNow.isOpen(walkaway.station.access, in: .WA, at: walkaway.station.access!.observedAt!) == false)
+    }
+
+    @Test func aVICSampleStationWithHoursIsJudgedInMelbourneAtTheRecording() throws {
+        let snapshot = AppTestSupport.sampleDataset.snapshot
+        let clocks = DataClocks(snapshot: snapshot)
+        let recorded = clocks.now(for: ProviderID.vic, wall: wall.read())
+        let withHours = snapshot.entries.filter { $0.station.state == .VIC && $0.station.access?.hours != nil && $0.station.access?.open24h == false }
+        #expect(withHours.count > 50)
+        var seen = Set<Bool>()
+        for entry in withHours.prefix(40) {
+            let expected = OpenNow.isOpen(entry.station.access, in: .VIC, at: recorded)
+            let json = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations/\(entry.id.rawValue)"))["data"] as? [String: Any])
+            #expect(json["open_now"] as? Bool == expected)
+            expected.map { _ = seen.insert($0) }
+        }
+        #expect(!seen.isEmpty)
     }
 }
