@@ -22,6 +22,13 @@ import Testing
         "/v1/stations?brand=no-such-brand",  // empty page
         "/v1/stations?ids=1276,3300,3370",  // empty prices, tomorrow prices, VIC
         "/v1/stations?offset=1000000",
+        "/v1/stations?ids=1,999999",  // meta.missing
+        "/v1/stations?state=WA&fuel=U91&compact=true&limit=3",  // pins with tomorrow
+        "/v1/stations?state=NSW&fuel=U91,E10&compact=true&limit=3",  // pins naming their fuel
+        "/v1/stations?bbox=-34.0,150.9,-33.7,151.3&fuel=U91&cluster=true",
+        "/v1/stations?state=VIC&cluster=true&zoom=7",  // no fuel: null min_price
+        "/v1/prices/cheapest?fuel=U91&state=NSW&limit=2&offset=3",
+        "/v1/tomorrow?fuel=U91&limit=2&offset=2",
         "/v1/stations/1276",  // no prices
         "/v1/stations/3370",  // VIC
         "/v1/stations/2593",  // NSW LPG 89.9 from 2023: stale

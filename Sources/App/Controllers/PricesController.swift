@@ -24,10 +24,16 @@ struct PricesController: RouteCollection {
         let radius = try params.double("radius_km", in: 0.1...StationsController.maxRadiusKm, default: near == nil ? nil : StationsController.defaultRadiusKm)
         if near == nil && radius != nil && params.query.contains("radius_km") { throw params.bad("radius_km needs near=lat,lng") }
         let limit = try params.int("limit", in: 1...100, default: Self.defaultCheapestLimit)
+        let offset = try params.int("offset", in: 0...1_000_000, default: 0)
+        // The cheapest pick is somewhere to drive to: closed and members-only stations only when asked for.
+        let opening: AccessFilter.Opening? = try params.bool("open_now") == true ? .openNow : (try params.bool("include_closed") == true ? nil : .notClosed)
+        let membersOnly = try params.bool("include_members_only") ?? false
         let view = context.store.current
+        let openNow = OpenNowJudge(clocks: view.extra.clocks, wall: context.clock())
+        let access = AccessFilter(opening: opening, excludesMembersOnly: !membersOnly, clocks: openNow.clocks, wall: openNow.wall)
         let page: StationPage
         do {
-            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit)
+            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit, offset: offset, access: access)
         } catch { throw params.bad("\(error)") }
         let rendered = view.extra
         let meta = rendered.meta(for: state)
@@ -54,13 +60,18 @@ struct PricesController: RouteCollection {
             }
             json.raw(",\"station\":")
             json.raw(rendered.fragments[slot])
+            let open = openNow(match.entry.station)
+            StationEncoding.writeOpenNow(open, into: &json)
             json.raw("}}")
             hash.combine(rendered.hashes[slot])
+            hash.combine(StationEncoding.openNowByte(open))
         }
         json.raw("],\"meta\":{\"total\":")
         json.int(page.total)
         json.raw(",\"limit\":")
         json.int(limit)
+        json.raw(",\"offset\":")
+        json.int(offset)
         json.raw(",")
         json.raw(meta.fields)
         json.raw("}}")

@@ -21,21 +21,46 @@ struct StationsController: RouteCollection {
         let near = try params.coordinate()
         let radius = try params.double("radius_km", in: 0.1...Self.maxRadiusKm)
         if radius != nil && near == nil { throw params.bad("radius_km needs near=lat,lng") }
+        let ids = try params.ids()
         var query = StationQuery(
-            state: try params.state(), fuel: try params.fuel(), brand: try params.string("brand"),
-            near: near, radiusKm: near == nil ? nil : (radius ?? Self.defaultRadiusKm),
-            bbox: try params.boundingBox(), ids: try params.ids(),
+            state: try params.state(), near: near, radiusKm: near == nil ? nil : (radius ?? Self.defaultRadiusKm),
+            bbox: try params.boundingBox(), ids: ids,
             sort: try params.choice("sort", as: StationQuery.Sort.self),
-            limit: try params.int("limit", in: 1...Self.maxLimit, default: StationQuery.defaultLimit),
+            // Favourites come whole: every requested id fits one page unless the client asks for less.
+            limit: try params.int("limit", in: 1...Self.maxLimit, default: ids.map { max(1, Set($0).count) } ?? StationQuery.defaultLimit),
             offset: try params.int("offset", in: 0...1_000_000, default: 0)
         )
+        query.fuels = try params.fuels()
+        query.brands = try params.list("brand")
+        query.excludedBrands = try params.list("exclude_brand")
+        let view = context.store.current
+        let wall = context.clock()
+        if try params.bool("open_now") == true {
+            query.access = AccessFilter(opening: .openNow, excludesMembersOnly: false, clocks: view.extra.clocks, wall: wall)
+        }
+        let compact = try params.bool("compact") ?? false
+        let cluster = try params.bool("cluster") ?? false
+        // `zoom` only sizes clusters (ignored without `cluster=true`); `cluster` wins over `compact`.
+        let zoom = try params.query.contains("zoom") ? params.int("zoom", in: 0...22, default: 0) : nil
+        if query.sort == .price && query.fuels.count > 1 { throw params.bad("sort=price ranks one fuel; give fuel a single code, e.g. fuel=U91") }
         if query.sort == .price && query.fuel == nil { throw params.bad("sort=price needs fuel, e.g. fuel=U91") }
         if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }
         if query.sort == nil && query.near != nil { query.sort = .distance }
-        let view = context.store.current
+        if cluster {
+            let cell = zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
+            let clusters: [StationCluster]
+            do { clusters = try view.index.clusters(matching: query, cellDegrees: cell) } catch { throw params.bad("\(error)") }
+            return StationClusterBody.response(clusters, cellDegrees: cell, view: view, state: query.state)
+        }
         let page: SlotPage
         do { page = try view.index.slots(matching: query) } catch { throw params.bad("\(error)") }
-        return StationListBody.response(page: page, view: view, state: query.state, rawQuery: request.head.rawQuery)
+        if compact {
+            return CompactStationListBody.response(page: page, fuels: query.fuels, view: view, state: query.state, rawQuery: request.head.rawQuery)
+        }
+        let missing = ids.map { view.index.unknownIDs($0) }
+        return StationListBody.response(
+            page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing,
+            openNow: OpenNowJudge(clocks: view.extra.clocks, wall: wall))
     }
 
     func detail(_ request: Request) throws -> Response {
@@ -44,13 +69,29 @@ struct StationsController: RouteCollection {
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
-        return view.extra.detailResponses[slot]
+        let rendered = view.extra
+        let station = view.snapshot.entries[slot].station
+        guard station.access != nil else { return rendered.detailResponses[slot] }
+        // Hours make `open_now` move with the clock: the ready response holds only while it still says the same.
+        let open = OpenNowJudge(clocks: rendered.clocks, wall: context.clock())(station)
+        guard StationEncoding.openNowByte(open) != rendered.openNowAtRender[slot] else { return rendered.detailResponses[slot] }
+        let meta = rendered.meta(for: station.state)
+        var hash = FNV1a(value: rendered.hashes[slot])
+        hash.combine(StationEncoding.openNowByte(open))
+        hash.combine(meta.hash)
+        return JSONResponse.make(
+            body: StationEncoding.detailBody(fragment: rendered.fragments[slot], openNow: open, meta: meta), etag: hash.etag,
+            lastModified: rendered.lastModified)
     }
 }
 
 /// `{"data": [stations...], "meta": {total, limit, offset, as_of, source}}` assembled from pre-encoded stations.
 enum StationListBody {
-    static func response(page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
+    /// `missing`: requested ids this snapshot does not hold (`meta.missing`, written only for `ids=` requests).
+    static func response(
+        page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil,
+        openNow: OpenNowJudge
+    ) -> Response {
         let rendered = view.extra
         let meta = rendered.meta(for: state)
         var capacity = 128
@@ -64,6 +105,9 @@ enum StationListBody {
             let slot = hit.slot
             if index > 0 { json.raw(",") }
             json.raw(rendered.fragments[slot])
+            let open = openNow(view.snapshot.entries[slot].station)
+            StationEncoding.writeOpenNow(open, into: &json)
+            hash.combine(StationEncoding.openNowByte(open))
             if let distance = hit.distanceKm, distance.isFinite {
                 json.raw(",\"distance_km\":")
                 json.decimal(distance, places: 2)
@@ -77,6 +121,15 @@ enum StationListBody {
         json.int(page.limit)
         json.raw(",\"offset\":")
         json.int(page.offset)
+        if let missing {
+            json.raw(",\"missing\":[")
+            for (index, id) in missing.enumerated() {
+                if index > 0 { json.raw(",") }
+                json.int(id.rawValue)
+                hash.combine(UInt64(id.rawValue))
+            }
+            json.raw("]")
+        }
         json.raw(",")
         json.raw(meta.fields)
         json.raw("}}")

@@ -22,6 +22,7 @@ struct TomorrowController: RouteCollection {
         if near == nil && params.query.contains("radius_km") { throw params.bad("radius_km needs near=lat,lng") }
         let ids = try params.ids()
         let limit = try params.int("limit", in: 1...StationsController.maxLimit, default: 100)
+        let offset = try params.int("offset", in: 0...1_000_000, default: 0)
         let view = context.store.current
         var meta = MetaDTO(view.extra.meta(for: state))
         guard Self.publishingStates.contains(state) else {
@@ -52,9 +53,10 @@ struct TomorrowController: RouteCollection {
             rows.append((row, distance ?? Double(comparison.tomorrow.tenths)))
         }
         rows.sort { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.stationId < $1.0.stationId }
-        let stations = rows.prefix(limit).map(\.0)
+        let stations = rows.dropFirst(offset).prefix(limit).map(\.0)
         meta.total = board.isPublished ? rows.count : 0
         meta.limit = limit
+        meta.offset = offset
         let summary = TomorrowDTO.Summary(
             todayCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.todayCheaper.rawValue }.count,
             tomorrowCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.tomorrowCheaper.rawValue }.count,

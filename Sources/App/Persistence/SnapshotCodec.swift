@@ -5,7 +5,9 @@ import Fuel
 /// this takes a few milliseconds. Statuses (a handful) stay JSON inside it. Any malformation, and any value
 /// outside `LoadLimits`, throws; counts are checked before anything is allocated for them.
 enum SnapshotCodec {
-    static let magic: [UInt8] = Array("PTYSNAP1".utf8)
+    /// Version 2 adds each station's `access` (hours and flags); version 1 files still load, without it.
+    static let magic: [UInt8] = Array("PTYSNAP2".utf8)
+    static let magicV1: [UInt8] = Array("PTYSNAP1".utf8)
 
     struct Malformed: Error, CustomStringConvertible {
         let description: String
@@ -36,6 +38,12 @@ enum SnapshotCodec {
             out.optionalString(station.postcode)
             out.double(station.location.latitude)
             out.double(station.location.longitude)
+            if let access = station.access {
+                out.bytes.append(1)
+                out.blob(Array(try encoder.encode(access)))
+            } else {
+                out.bytes.append(0)
+            }
             out.u32(UInt32(entry.prices.count))
             for price in entry.prices {
                 out.string(price.fuel.rawValue)
@@ -56,7 +64,9 @@ enum SnapshotCodec {
 
     static func decode(_ bytes: [UInt8]) throws -> Snapshot {
         var input = ByteReader(bytes: bytes)
-        guard try input.take(magic.count) == magic[...] else { throw Malformed(description: "not a Petty snapshot (bad magic)") }
+        let header = try input.take(magic.count)
+        guard header == magic[...] || header == magicV1[...] else { throw Malformed(description: "not a Petty snapshot (bad magic)") }
+        let hasAccess = header == magic[...]
         let version = try input.u64()
         let changedAt = try input.optionalDate()
         let decoder = JSONDecoder()
@@ -80,6 +90,18 @@ enum SnapshotCodec {
             let postcode = try input.optionalString()
             let location = Coordinate(latitude: try input.double(), longitude: try input.double())
             try LoadLimits.check(location)
+            var access: StationAccess?
+            if hasAccess {
+                switch try input.byte() {
+                case 0: break
+                case 1:
+                    let blob = try input.blob()
+                    guard blob.count <= 4_096 else { throw Malformed(description: "implausible access size") }
+                    // `WeeklyHours` and `DayHours` check their own ranges while decoding.
+                    access = try decoder.decode(StationAccess.self, from: Data(blob))
+                default: throw Malformed(description: "bad access flag")
+                }
+            }
             let priceCount = Int(try input.u32())
             guard priceCount <= LoadLimits.maxPricesPerStation else { throw Malformed(description: "implausible price count \(priceCount)") }
             var prices: [StationPrice] = []
@@ -106,7 +128,7 @@ enum SnapshotCodec {
             }
             let station = Station(
                 id: StationID(id), key: key, name: name, brand: brand, address: address, suburb: suburb,
-                state: state, postcode: postcode, location: location)
+                state: state, postcode: postcode, location: location, access: access)
             entries.append(StationEntry(station: station, prices: prices))
         }
         guard input.isAtEnd else { throw Malformed(description: "trailing bytes") }

@@ -10,11 +10,16 @@ struct RenderedSnapshot: Sendable {
     let fragments: [[UInt8]]
     /// By slot: a content hash of the fragment, folded into list ETags.
     let hashes: [UInt64]
-    /// By slot: the whole `GET /v1/stations/:id` body and its ETag.
+    /// By slot: the compact map-pin object without its price or closing brace (`CompactStationEncoding`).
+    let compactHeads: [[UInt8]]
+    /// By slot: the whole `GET /v1/stations/:id` body and its ETag, with `open_now` as judged when rendered
+    /// (`openNowAtRender`); the controller re-renders a detail whose `open_now` has changed since.
     let detailBodies: [[UInt8]]
     let detailETags: [String]
     /// By slot: the whole detail response, headers included, so the hot path only hands it over.
     let detailResponses: [Response]
+    /// By slot: `StationEncoding.openNowByte` of `open_now` in `detailBodies`.
+    let openNowAtRender: [UInt8]
     /// `Last-Modified` for every response derived from this snapshot.
     let lastModified: String
     /// Per state (by `AustralianState` ordinal) and overall: newest `as_of` and the data source label.
@@ -41,6 +46,8 @@ struct RenderedSnapshot: Sendable {
         let detailMetaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
         let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state], syncToken: syncToken) }
         let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
+        let judge = OpenNowJudge(clocks: DataClocks(snapshot: snapshot), wall: Date())
+        var openNow: [UInt8] = []
 
         var fragments: [[UInt8]] = []
         var hashes: [UInt64] = []
@@ -69,16 +76,14 @@ struct RenderedSnapshot: Sendable {
             }
             let contentHash = hash
             let meta = detailMetaByState[AustralianState.allCases.firstIndex(of: entry.station.state)!]
-            var body = JSONWriter(capacity: fragment.count + 96)
-            body.raw("{\"data\":")
-            body.raw(fragment)
-            body.raw("},\"meta\":")
-            meta.write(into: &body)
-            body.raw("}")
+            let open = judge(entry.station)
+            let body = StationEncoding.detailBody(fragment: fragment, openNow: open, meta: meta)
+            hash.combine(StationEncoding.openNowByte(open))
             hash.combine(meta.hash)
+            openNow.append(StationEncoding.openNowByte(open))
             fragments.append(fragment)
             hashes.append(contentHash.value)
-            bodies.append(body.bytes)
+            bodies.append(body)
             etags.append(hash.etag)
         }
         memo?.remember(
@@ -87,8 +92,9 @@ struct RenderedSnapshot: Sendable {
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
         let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified) }
         return RenderedSnapshot(
-            fragments: fragments, hashes: hashes, detailBodies: bodies, detailETags: etags, detailResponses: responses,
-            lastModified: lastModified,
+            fragments: fragments, hashes: hashes, compactHeads: snapshot.entries.map { CompactStationEncoding.head($0.station) },
+            detailBodies: bodies, detailETags: etags, detailResponses: responses,
+            openNowAtRender: openNow, lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall,
             clocks: DataClocks(snapshot: snapshot), changeFeed: changeFeed
         )

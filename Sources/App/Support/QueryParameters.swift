@@ -10,8 +10,13 @@ struct QueryParameters {
 
     static let maxIDs = 100
 
+    /// Every parameter is single-valued: a name given twice is ambiguous, so it is refused rather than guessed.
+    /// Lists are comma-separated inside one value (`list`).
     func string(_ name: String) throws -> String? {
         guard let value = query[name] else { return nil }
+        if query.values(for: name).count > 1 {
+            throw bad("\(name) is given more than once; give it once (lists are comma-separated, e.g. \(name)=a,b)")
+        }
         let trimmed = value.trimmedSpaces
         guard !trimmed.isEmpty else { throw bad("\(name) must not be empty") }
         return trimmed
@@ -31,6 +36,36 @@ struct QueryParameters {
             throw bad("Unknown \(name) '\(raw)'; valid codes: \(FuelType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return fuel
+    }
+
+    /// `fuel=U91,E10`: any of several fuels, duplicates dropped, in the order given.
+    func fuels(_ name: String = "fuel") throws -> [FuelType] {
+        var fuels: [FuelType] = []
+        for raw in try list(name) {
+            guard let fuel = FuelType(rawValue: raw.uppercased()) else {
+                throw bad("Unknown \(name) '\(raw)'; valid codes: \(FuelType.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated for any of several")
+            }
+            if !fuels.contains(fuel) { fuels.append(fuel) }
+        }
+        return fuels
+    }
+
+    /// A comma-separated list in one value (`brand=Shell,BP`); every item must be non-empty. Empty when absent.
+    func list(_ name: String, maxItems: Int = 100) throws -> [String] {
+        guard let raw = try string(name) else { return [] }
+        let items = raw.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmedSpaces)
+        guard !items.contains(where: \.isEmpty) else { throw bad("\(name) must be a comma-separated list with no empty items, got '\(raw)'") }
+        guard items.count <= maxItems else { throw bad("\(name) takes at most \(maxItems) items, got \(items.count)") }
+        return items
+    }
+
+    func bool(_ name: String) throws -> Bool? {
+        guard let raw = try string(name) else { return nil }
+        switch raw.lowercased() {
+        case "true": return true
+        case "false": return false
+        default: throw bad("\(name) must be true or false, got '\(raw)'")
+        }
     }
 
     func requiredFuel(_ name: String = "fuel") throws -> FuelType {

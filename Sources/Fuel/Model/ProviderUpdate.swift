@@ -10,10 +10,12 @@ public struct StationRecord: Hashable, Codable, Sendable {
     public var state: AustralianState
     public var postcode: String?
     public var location: Coordinate
+    /// Opening hours and access flags, where the provider publishes them.
+    public var access: StationAccess?
 
     public init(
         key: StationKey, name: String, brand: String, address: String, suburb: String,
-        state: AustralianState, postcode: String?, location: Coordinate
+        state: AustralianState, postcode: String?, location: Coordinate, access: StationAccess? = nil
     ) {
         self.key = key
         self.name = name
@@ -23,6 +25,7 @@ public struct StationRecord: Hashable, Codable, Sendable {
         self.state = state
         self.postcode = postcode
         self.location = location
+        self.access = access
     }
 }
 

@@ -9,10 +9,12 @@ public struct Station: Hashable, Codable, Sendable, Identifiable {
     public var state: AustralianState
     public var postcode: String?
     public var location: Coordinate
+    /// Opening hours and access flags, where the provider publishes them.
+    public var access: StationAccess?
 
     public init(
         id: StationID, key: StationKey, name: String, brand: String, address: String, suburb: String,
-        state: AustralianState, postcode: String?, location: Coordinate
+        state: AustralianState, postcode: String?, location: Coordinate, access: StationAccess? = nil
     ) {
         self.id = id
         self.key = key
@@ -23,13 +25,15 @@ public struct Station: Hashable, Codable, Sendable, Identifiable {
         self.state = state
         self.postcode = postcode
         self.location = location
+        self.access = access
     }
 
     /// The station described by a provider record, under our id.
     public init(id: StationID, record: StationRecord) {
         self.init(
             id: id, key: record.key, name: record.name, brand: record.brand, address: record.address,
-            suburb: record.suburb, state: record.state, postcode: record.postcode, location: record.location)
+            suburb: record.suburb, state: record.state, postcode: record.postcode, location: record.location,
+            access: record.access)
     }
 
     public var provider: ProviderID { key.provider }

@@ -59,20 +59,39 @@ extension FuelIndex {
     /// `stations(matching:)` without materialising the stations.
     public func slots(matching query: StationQuery) throws(QueryError) -> SlotPage {
         try query.validate()
+        return page(query)
+    }
+
+    /// Every match, in the query's order, unpaged (what clusters summarise).
+    public func allSlots(matching query: StationQuery) throws(QueryError) -> [Int] {
+        var everything = query
+        everything.offset = 0
+        everything.limit = 1
+        try everything.validate()
+        everything.limit = max(1, snapshot.entries.count)
+        return page(everything).hits.map(\.slot)
+    }
+
+    /// `slots(matching:)` for a validated query.
+    private func page(_ query: StationQuery) -> SlotPage {
         let entries = snapshot.entries
-        var brandNumber: Int32?
-        if let brand = query.brand {
-            guard let number = brandNumbersByKey[StationQuery.fold(brand)] else {
-                return SlotPage(total: 0, limit: query.limit, offset: query.offset, hits: [])
-            }
-            brandNumber = number
+        // Brands unknown to this snapshot match nothing: asked for alone, nothing is left.
+        var wantedBrands: Set<Int32>?
+        if !query.brands.isEmpty {
+            let numbers = Set(query.brands.compactMap { brandNumbersByKey[StationQuery.fold($0)] })
+            guard !numbers.isEmpty else { return SlotPage(total: 0, limit: query.limit, offset: query.offset, hits: []) }
+            wantedBrands = numbers
         }
+        let excludedBrands = Set(query.excludedBrands.compactMap { brandNumbersByKey[StationQuery.fold($0)] })
         let stateOrdinal = query.state.map { UInt8($0.ordinal) }
         let fuelBase = query.fuel.map { $0.ordinal * entries.count }
+        // `fuel=U91,E10`: a station selling any of them.
+        let anyFuelBases = query.fuels.count > 1 ? Array(Set(query.fuels)).map { $0.ordinal * entries.count } : nil
         let ranksByPrice = query.sort == .price
 
         // The plain listing (everything, or one state, in id order) needs no per-station work at all.
-        if query.ids == nil, query.near == nil, query.bbox == nil, brandNumber == nil, query.fuel == nil, query.sort == nil {
+        if query.ids == nil, query.near == nil, query.bbox == nil, wantedBrands == nil, excludedBrands.isEmpty, query.fuels.isEmpty,
+           query.sort == nil, query.access == nil {
             let listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
             let start = min(query.offset, listed.count)
             let hits = listed[start..<min(listed.count, start + query.limit)].map { SlotPage.Hit(slot: $0, distanceKm: nil) }
@@ -82,7 +101,10 @@ extension FuelIndex {
         var candidates: [Candidate] = []
         func add(_ slot: Int, order: Int, distance: Double = .infinity) {
             if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
-            if let brandNumber, brandNumbers[slot] != brandNumber { return }
+            if let wantedBrands, !wantedBrands.contains(brandNumbers[slot]) { return }
+            if !excludedBrands.isEmpty, excludedBrands.contains(brandNumbers[slot]) { return }
+            if let anyFuelBases, !anyFuelBases.contains(where: { priceTable[$0 + slot] >= 0 }) { return }
+            if let access = query.access, !access.admits(entries[slot].station) { return }
             var price = 0
             if let fuelBase {
                 price = Int(priceTable[fuelBase + slot])
@@ -145,10 +167,11 @@ extension FuelIndex {
     /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state.
     public func cheapest(
         fuel: FuelType, near: Coordinate? = nil, radiusKm: Double? = nil, state: AustralianState? = nil,
-        limit: Int = 10
+        limit: Int = 10, offset: Int = 0, access: AccessFilter? = nil
     ) throws(QueryError) -> StationPage {
-        try stations(
-            matching: StationQuery(state: state, fuel: fuel, near: near, radiusKm: radiusKm, sort: .price, limit: limit))
+        var query = StationQuery(state: state, fuel: fuel, near: near, radiusKm: radiusKm, sort: .price, limit: limit, offset: offset)
+        query.access = access
+        return try stations(matching: query)
     }
 }
 
@@ -190,5 +213,13 @@ extension Array {
             siftDown(0, k)
         }
         self[0..<k].sort(by: areInIncreasingOrder)
+    }
+}
+
+extension FuelIndex {
+    /// The ids this snapshot does not hold, each once, in the order asked (favourites' `meta.missing`).
+    public func unknownIDs(_ ids: [StationID]) -> [StationID] {
+        var seen = Set<StationID>()
+        return ids.filter { snapshot.slot(of: $0) == nil && seen.insert($0).inserted }
     }
 }

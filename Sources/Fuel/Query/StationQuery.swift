@@ -7,10 +7,14 @@ public struct StationQuery: Hashable, Sendable {
     }
 
     public var state: AustralianState?
-    /// Keeps only stations selling this fuel; needed by `sort = .price`.
-    public var fuel: FuelType?
-    /// Exact brand, compared case-insensitively ("shell" matches "Shell").
-    public var brand: String?
+    /// Keeps only stations selling any of these fuels (`fuel=U91,E10`); empty: no fuel filter.
+    public var fuels: [FuelType]
+    /// Keeps only these brands (exact, compared case-insensitively: "shell" matches "Shell"); empty: any brand.
+    public var brands: [String]
+    /// Leaves out these brands (same matching as `brands`).
+    public var excludedBrands: [String]
+    /// Open now, not closed, no members-only stations; nil: no such filter.
+    public var access: AccessFilter?
     /// Origin for distances; every match then carries its distance.
     public var near: Coordinate?
     /// With `near`, keeps stations within this many km. Without it, `near` only annotates distances.
@@ -32,8 +36,10 @@ public struct StationQuery: Hashable, Sendable {
         limit: Int = StationQuery.defaultLimit, offset: Int = 0
     ) {
         self.state = state
-        self.fuel = fuel
-        self.brand = brand
+        self.fuels = fuel.map { [$0] } ?? []
+        self.brands = brand.map { [$0] } ?? []
+        self.excludedBrands = []
+        self.access = nil
         self.near = near
         self.radiusKm = radiusKm
         self.bbox = bbox
@@ -43,9 +49,22 @@ public struct StationQuery: Hashable, Sendable {
         self.offset = offset
     }
 
+    /// The one fuel asked for, when exactly one was: what `sort = .price` ranks and compact lists show.
+    public var fuel: FuelType? {
+        get { fuels.count == 1 ? fuels[0] : nil }
+        set { fuels = newValue.map { [$0] } ?? [] }
+    }
+
+    /// The one brand asked for, when exactly one was.
+    public var brand: String? {
+        get { brands.count == 1 ? brands[0] : nil }
+        set { brands = newValue.map { [$0] } ?? [] }
+    }
+
     /// Checks the combination; the App turns each error into a 400.
     public func validate() throws(QueryError) {
-        if sort == .price && fuel == nil { throw .priceSortNeedsFuel }
+        if sort == .price && Set(fuels).count > 1 { throw .priceSortNeedsOneFuel }
+        if sort == .price && fuels.isEmpty { throw .priceSortNeedsFuel }
         if sort == .distance && near == nil { throw .distanceSortNeedsNear }
         if let near, !near.isValid { throw .invalidCoordinate }
         if let radiusKm {
@@ -75,6 +94,7 @@ public struct StationQuery: Hashable, Sendable {
 /// Why a query cannot run.
 public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
     case priceSortNeedsFuel
+    case priceSortNeedsOneFuel
     case distanceSortNeedsNear
     case radiusNeedsNear
     case invalidCoordinate
@@ -85,6 +105,7 @@ public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .priceSortNeedsFuel: "sort=price needs a fuel"
+        case .priceSortNeedsOneFuel: "sort=price ranks one fuel; give fuel a single code, e.g. fuel=U91"
         case .distanceSortNeedsNear: "sort=distance needs near=lat,lng"
         case .radiusNeedsNear: "radius_km needs near=lat,lng"
         case .invalidCoordinate: "near must be a valid lat,lng"

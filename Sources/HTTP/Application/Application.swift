@@ -67,6 +67,8 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         let server = HTTPServer(configuration: self.server, responder: responder, metrics: responder.metrics, logger: logger)
         try server.start()
         httpServer = server
+        // The bound port, not the configured one: with port 0 only this line tells an operator where to connect.
+        logger.notice("listening on http://\(self.server.hostname):\(server.port ?? self.server.port)")
         for service in services {
             try service.start()
         }

@@ -32,7 +32,7 @@ public enum FairFuelAdapter {
             stations.append(StationRecord(
                 key: key, name: wire.name, brand: wire.brandId.flatMap { brands[$0] } ?? "",
                 address: parts.street.isEmpty ? wire.address : parts.street, suburb: parts.suburb, state: .VIC,
-                postcode: parts.postcode, location: location))
+                postcode: parts.postcode, location: location, access: access(wire.openingHours?.value)))
 
             let (fuelPrices, badPrices) = (detail.fuelPrices ?? []).unwrapped()
             tally.record(.malformedRow, badPrices)
@@ -88,6 +88,42 @@ public enum FairFuelAdapter {
         var address: String
         var brandId: String?
         var location: WireLocation
+        var openingHours: Lenient<[String: WireDay]>?
+    }
+
+    /// `{"from":"05:00","to":"21:00","state":"openPartialDay"|"openAllDay"|"closedAllDay"}`
+    private struct WireDay: Decodable {
+        var from: String?
+        var to: String?
+        var state: String?
+    }
+
+    /// `openingHours` (`mon`…`sun`) as weekly hours; nil when absent or when any day cannot be read (a partial
+    /// week would claim closures the provider never stated). Seven `openAllDay` days also say `open_24h`.
+    private static func access(_ wire: [String: WireDay]?) -> StationAccess? {
+        guard let wire else { return nil }
+        var days: [DayHours] = []
+        for name in ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] {
+            guard let day = wire[name] else { return nil }
+            switch day.state {
+            case "openAllDay": days.append(.allDay)
+            case "closedAllDay": days.append(.closed)
+            case "openPartialDay":
+                guard let from = day.from.flatMap(minutes), let to = day.to.flatMap(minutes) else { return nil }
+                days.append(.open(from: from, to: to))
+            default: return nil
+            }
+        }
+        guard let hours = WeeklyHours(days: days) else { return nil }
+        return StationAccess(open24h: hours.isAlwaysOpen, hours: hours)
+    }
+
+    /// `"HH:mm"` as minutes after midnight.
+    private static func minutes(_ text: String) -> Int? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0...24).contains(hour), (0..<60).contains(minute) else { return nil }
+        let total = hour * 60 + minute
+        return total <= 1_440 ? total : nil
     }
 
     private struct WireLocation: Decodable {

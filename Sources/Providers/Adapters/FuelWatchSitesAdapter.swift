@@ -34,7 +34,7 @@ public enum FuelWatchSitesAdapter {
                 key: key, name: site.siteName, brand: brand, address: site.address.line1 ?? "",
                 suburb: AddressParser.normalisedSuburb(site.address.location ?? ""), state: .WA,
                 postcode: site.address.postCode.map { String(repeating: "0", count: max(0, 4 - $0.value.count)) + $0.value },
-                location: location))
+                location: location, access: access(site, fetchedAt: fetchedAt)))
 
             guard let product = (site.product.shortName ?? site.productFuelType).flatMap(FuelWatchProduct.init(shortName:)) else {
                 tally.record(.unmappedFuel)
@@ -69,6 +69,19 @@ public enum FuelWatchSitesAdapter {
         var product: WireProduct
         var productFuelType: String?
         var brandName: String?
+        var isClosedNow: Lenient<Bool>?
+        var operates247: Lenient<Bool>?
+        var membershipRequired: Lenient<Bool>?
+    }
+
+    /// The site's flags. `isClosedNow` describes the moment of the fetch only; `OpenNow` lets it speak for a
+    /// poll interval. `isTruckStop` is per product but describes the site.
+    private static func access(_ site: WireSite, fetchedAt: Date) -> StationAccess? {
+        let closedNow = site.isClosedNow?.value
+        let access = StationAccess(
+            open24h: site.operates247?.value, membershipRequired: site.membershipRequired?.value,
+            truckStop: site.product.isTruckStop?.value, closedNow: closedNow, observedAt: closedNow == nil ? nil : fetchedAt)
+        return access.isEmpty ? nil : access
     }
 
     private struct WireAddress: Decodable {
@@ -81,6 +94,7 @@ public enum FuelWatchSitesAdapter {
 
     private struct WireProduct: Decodable {
         var shortName: String?
+        var isTruckStop: Lenient<Bool>?
         var priceToday: FlexibleDouble?
         var priceTomorrow: FlexibleDouble?
     }

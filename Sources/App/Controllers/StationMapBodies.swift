@@ -1,0 +1,100 @@
+import Fuel
+import HTTP
+
+/// `compact=true`: map pins. Each is the snapshot's ready `CompactStationEncoding.head` plus the asked fuel's
+/// `price` (and `tomorrow`, where published); with several fuels (`fuel=U91,E10`), the lowest of them and a
+/// `fuel` naming it. A price that does not count (stale, implausible) is left out rather than pinned on a map.
+enum CompactStationListBody {
+    static func response(page: SlotPage, fuels: [FuelType], view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
+        let rendered = view.extra
+        let meta = rendered.meta(for: state)
+        let entries = view.snapshot.entries
+        var json = JSONWriter(capacity: 160 + page.hits.count * 80)
+        var hash = FNV1a()
+        hash.combine(rawQuery ?? "")
+        hash.combine(UInt64(page.total))
+        json.raw("{\"data\":[")
+        for (index, hit) in page.hits.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.raw(rendered.compactHeads[hit.slot])
+            if let price = pinPrice(entries[hit.slot], slot: hit.slot, fuels: fuels, index: view.index) {
+                if fuels.count > 1 {
+                    json.raw(",\"fuel\":")
+                    json.string(price.fuel.rawValue)
+                }
+                json.raw(",\"price\":")
+                json.price(price.price)
+                if let tomorrow = price.tomorrow {
+                    json.raw(",\"tomorrow\":")
+                    json.price(tomorrow.price)
+                }
+            }
+            if let distance = hit.distanceKm, distance.isFinite {
+                json.raw(",\"distance_km\":")
+                json.decimal(distance, places: 2)
+            }
+            json.raw("}")
+            hash.combine(rendered.hashes[hit.slot])
+        }
+        json.raw("],\"meta\":{\"total\":")
+        json.int(page.total)
+        json.raw(",\"limit\":")
+        json.int(page.limit)
+        json.raw(",\"offset\":")
+        json.int(page.offset)
+        json.raw(",")
+        json.raw(meta.fields)
+        json.raw("}}")
+        hash.combine(meta.hash)
+        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+    }
+
+    /// The lowest counting price among `fuels` (first asked on a tie).
+    static func pinPrice(_ entry: StationEntry, slot: Int, fuels: [FuelType], index: FuelIndex) -> StationPrice? {
+        var best: StationPrice?
+        for fuel in fuels where index.standing(fuel, slot: slot).isEmpty {
+            guard let price = entry.price(of: fuel) else { continue }
+            if best.map({ price.price < $0.price }) ?? true { best = price }
+        }
+        return best
+    }
+}
+
+/// `cluster=true`: grid cells (`FuelIndex.clusters`) instead of stations, for zoomed-out maps.
+/// `{"data": [{"count", "centroid": {latitude, longitude}, "min_price", "min_price_station_id"}],
+///   "meta": {"total" (cells), "stations", "cell_degrees", as_of, source, states}}`
+enum StationClusterBody {
+    static func response(_ clusters: [StationCluster], cellDegrees: Double, view: PettyView, state: AustralianState?) -> Response {
+        let rendered = view.extra
+        let meta = rendered.meta(for: state)
+        var json = JSONWriter(capacity: 160 + clusters.count * 120)
+        json.raw("{\"data\":[")
+        for (index, cluster) in clusters.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.raw("{\"count\":")
+            json.int(cluster.count)
+            json.raw(",\"centroid\":{\"latitude\":")
+            json.decimal(cluster.centroid.latitude, places: 5)
+            json.raw(",\"longitude\":")
+            json.decimal(cluster.centroid.longitude, places: 5)
+            json.raw("},\"min_price\":")
+            if let price = cluster.minPrice { json.price(price) } else { json.null() }
+            json.raw(",\"min_price_station_id\":")
+            if let id = cluster.minPriceStation { json.int(id.rawValue) } else { json.null() }
+            json.raw("}")
+        }
+        json.raw("],\"meta\":{\"total\":")
+        json.int(clusters.count)
+        json.raw(",\"stations\":")
+        json.int(clusters.reduce(0) { $0 + $1.count })
+        json.raw(",\"cell_degrees\":")
+        json.decimal(cellDegrees, places: 6)
+        json.raw(",")
+        json.raw(meta.fields)
+        json.raw("}}")
+        // Small bodies: the ETag hashes the bytes themselves.
+        var hash = FNV1a()
+        hash.combine(json.bytes)
+        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+    }
+}

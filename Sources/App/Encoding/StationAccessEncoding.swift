@@ -1,0 +1,52 @@
+import Foundation
+import Fuel
+
+/// The station fields about opening and access. `open_24h` and `membership_required` are facts of the snapshot,
+/// written into the per-snapshot fragment; `open_now` depends on the instant, so it is appended per request
+/// (`openNow`) like `distance_km`, judged at the station's provider clock, and folded into the ETag.
+extension StationEncoding {
+    static func writeAccess(_ access: StationAccess?, into json: inout JSONWriter) {
+        json.raw(",\"open_24h\":")
+        writeOptional(access?.open24h ?? (access?.hours?.isAlwaysOpen == true ? true : nil), into: &json)
+        json.raw(",\"membership_required\":")
+        writeOptional(access?.membershipRequired, into: &json)
+    }
+
+    /// `,"open_now":true|false|null` for a list or detail object; `value` also goes into the ETag.
+    static func writeOpenNow(_ value: Bool?, into json: inout JSONWriter) {
+        json.raw(",\"open_now\":")
+        writeOptional(value, into: &json)
+    }
+
+    static func writeOptional(_ value: Bool?, into json: inout JSONWriter) {
+        if let value { json.bool(value) } else { json.null() }
+    }
+
+    /// One byte for ETags: 0 unknown, 1 closed, 2 open.
+    static func openNowByte(_ value: Bool?) -> UInt8 { value.map { $0 ? 2 : 1 } ?? 0 }
+}
+
+/// `open_now` per station at request time: each provider's clock from one wall-clock reading.
+struct OpenNowJudge {
+    let clocks: DataClocks
+    let wall: Date
+
+    func callAsFunction(_ station: Station) -> Bool? {
+        guard let access = station.access else { return nil }
+        return OpenNow.isOpen(access, in: station.state, at: clocks.now(for: station.provider, wall: wall))
+    }
+}
+
+extension StationEncoding {
+    /// `{"data": station, "meta": meta}` for `GET /v1/stations/:id`.
+    static func detailBody(fragment: [UInt8], openNow: Bool?, meta: DataMeta) -> [UInt8] {
+        var body = JSONWriter(capacity: fragment.count + 112)
+        body.raw("{\"data\":")
+        body.raw(fragment)
+        writeOpenNow(openNow, into: &body)
+        body.raw("},\"meta\":")
+        meta.write(into: &body)
+        body.raw("}")
+        return body.bytes
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Filters on `StationAccess` for station queries: open now (`open_now=true`), not known to be closed (what a
+/// cheapest pick wants by default), and no members-only stations.
+public struct AccessFilter: Hashable, Sendable {
+    public enum Opening: Hashable, Sendable {
+        /// Only stations judged open (unknown hours are left out).
+        case openNow
+        /// Leaves out stations judged closed; unknown hours stay.
+        case notClosed
+    }
+
+    public var opening: Opening?
+    public var excludesMembersOnly: Bool
+    /// Each provider's clock (`OpenNow` judges a station at its provider's) and the wall-clock reading they start from.
+    public var clocks: DataClocks
+    public var wall: Date
+
+    public init(opening: Opening?, excludesMembersOnly: Bool, clocks: DataClocks, wall: Date) {
+        self.opening = opening
+        self.excludesMembersOnly = excludesMembersOnly
+        self.clocks = clocks
+        self.wall = wall
+    }
+
+    public func admits(_ station: Station) -> Bool {
+        if excludesMembersOnly, station.access?.membershipRequired == true { return false }
+        guard let opening else { return true }
+        let open = OpenNow.isOpen(station.access, in: station.state, at: clocks.now(for: station.provider, wall: wall))
+        switch opening {
+        case .openNow: return open == true
+        case .notClosed: return open != false
+        }
+    }
+}

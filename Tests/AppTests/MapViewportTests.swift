@@ -1,0 +1,96 @@
+import Foundation
+import Fuel
+import HTTP
+import Testing
+@testable import App
+
+/// `compact=true` pins and `cluster=true` grid cells for map clients.
+@Suite struct MapViewportTests {
+    let app: Application
+
+    init() throws { app = try AppTestSupport.sampleApp() }
+
+    /// All of NSW (the sample's 3,289 stations span it): the largest page a map can ask for.
+    static let nsw = "bbox=-37.6,140.9,-28.1,153.7"
+
+    @Test func aStateWideCompactViewportOf500StationsStaysUnder40KB() throws {
+        let res = try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91&compact=true&limit=500")
+        #expect(res.status == .ok)
+        let body = try AppTestSupport.json(res)
+        let data = try require(body["data"] as? [[String: Any]])
+        #expect(data.count == 500)
+        #expect(res.body.count < 40_000, "compact page is \(res.body.count) bytes")
+        let full = try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91&limit=500")
+        #expect(full.body.count > 4 * res.body.count)
+        #expect(res.headers.first(name: "ETag") != nil)
+    }
+
+    @Test func aCompactPinHasOnlyIdLocationBrandAndTheAskedPrice() throws {
+        let res = try app.test(.GET, "/v1/stations?ids=1&fuel=U91&compact=true")
+        let pin = try require((try AppTestSupport.json(res)["data"] as? [[String: Any]])?.first)
+        let entry = try require(AppTestSupport.sampleDataset.snapshot[StationID(1)])
+        #expect(Set(pin.keys) == ["id", "brand", "location", "price"])
+        #expect(pin["brand"] as? String == entry.station.brand)
+        let location = try require(pin["location"] as? [Double])
+        #expect(abs(location[0] - entry.station.location.latitude) < 0.00001)
+        #expect(abs(location[1] - entry.station.location.longitude) < 0.00001)
+        #expect(pin["price"] as? Double == entry.price(of: .U91).map { Double($0.price.tenths) / 10 })
+    }
+
+    @Test func aCompactWAPinCarriesTomorrowsPrice() throws {
+        let wa = try require(AppTestSupport.sampleDataset.snapshot.entries.first { $0.station.state == .WA && $0.price(of: .U91)?.tomorrow != nil })
+        let pin = try require((try AppTestSupport.json(try app.test(.GET, "/v1/stations?ids=\(wa.id.rawValue)&fuel=U91&compact=true"))["data"] as? [[String: Any]])?.first)
+        #expect(pin["tomorrow"] as? Double == Double(wa.price(of: .U91)!.tomorrow!.price.tenths) / 10)
+    }
+
+    @Test func withSeveralFuelsAPinShowsTheLowestAndNamesIt() throws {
+        let entry = try require(AppTestSupport.sampleDataset.snapshot.entries.first { $0.price(of: .U91) != nil && $0.price(of: .E10) != nil && $0.price(of: .U91)!.price != $0.price(of: .E10)!.price })
+        let pin = try require((try AppTestSupport.json(try app.test(.GET, "/v1/stations?ids=\(entry.id.rawValue)&fuel=U91,E10&compact=true"))["data"] as? [[String: Any]])?.first)
+        let lowest = [entry.price(of: .U91)!, entry.price(of: .E10)!].min { $0.price < $1.price }!
+        #expect(pin["fuel"] as? String == lowest.fuel.rawValue)
+        #expect(pin["price"] as? Double == Double(lowest.price.tenths) / 10)
+    }
+
+    @Test func clustersCountEveryMatchOnceWithTheirLowestPrice() throws {
+        let res = try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91&cluster=true")
+        #expect(res.status == .ok)
+        let body = try AppTestSupport.json(res)
+        let clusters = try require(body["data"] as? [[String: Any]])
+        let meta = try require(body["meta"] as? [String: Any])
+        let total = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91"))["meta"] as? [String: Any])["total"] as? Int
+        #expect(clusters.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == total)
+        #expect(meta["stations"] as? Int == total)
+        #expect(meta["total"] as? Int == clusters.count)
+        // Larger side 12.8 degrees / 16 cells.
+        #expect(meta["cell_degrees"] as? Double == 0.8)
+        #expect(clusters.count > 10 && clusters.count < 256)
+        let counts = clusters.compactMap { $0["count"] as? Int }
+        #expect(counts == counts.sorted(by: >))
+        // The fullest cell's lowest price is the cheapest counted U91 among its stations.
+        let top = clusters[0]
+        let id = try require(top["min_price_station_id"] as? Int)
+        let station = try require((try AppTestSupport.json(try app.test(.GET, "/v1/stations/\(id)"))["data"] as? [String: Any]))
+        let u91 = (station["prices"] as? [[String: Any]])?.first { $0["fuel"] as? String == "U91" }
+        #expect(u91?["price"] as? Double == top["min_price"] as? Double)
+        let centroid = try require(top["centroid"] as? [String: Double])
+        #expect((-37.6 ... -28.1).contains(centroid["latitude"]!))
+    }
+
+    @Test func zoomSetsTheCellSizeAndFinerCellsMakeMoreClusters() throws {
+        let coarse = try AppTestSupport.json(try app.test(.GET, "/v1/stations?state=NSW&cluster=true&zoom=5"))
+        let fine = try AppTestSupport.json(try app.test(.GET, "/v1/stations?state=NSW&cluster=true&zoom=9"))
+        #expect((coarse["meta"] as? [String: Any])?["cell_degrees"] as? Double == 2.8125)
+        #expect((fine["meta"] as? [String: Any])?["cell_degrees"] as? Double == 0.175781)
+        #expect(((coarse["data"] as? [Any])?.count ?? 0) < ((fine["data"] as? [Any])?.count ?? 0))
+        // Without a fuel there is no price to show.
+        #expect(((coarse["data"] as? [[String: Any]])?.first?["min_price"]) is NSNull)
+    }
+
+    @Test func clusterAndCompactRulesAreBadRequestsNamingTheParameter() throws {
+        for (path, name) in [("cluster=yes", "cluster"), ("compact=1", "compact"), ("zoom=x", "zoom"), ("cluster=true&zoom=23", "zoom")] {
+            let res = try app.test(.GET, "/v1/stations?" + path)
+            #expect(res.status == .badRequest, "\(path)")
+            #expect((try AppTestSupport.json(res)["reason"] as? String ?? "").contains(name), "\(path)")
+        }
+    }
+}
