@@ -100,41 +100,10 @@ struct PricesController: RouteCollection {
                 changedAt: ISOTimestamp.string(change.changedAt)))
             last = ChangeCursor(after: change)
         }
-        struct Meta: Encodable {
-            var since: String?
-            var total: Int
-            var limit: Int
-            var hasMore: Bool
-            var nextCursor: String?
-            var asOf: String?
-            var source: String
-            var states: [StateFreshnessDTO]
-
-            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextCursor, asOf, source, states }
-
-            func encode(to encoder: Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(since, forKey: .since)
-                try container.encode(total, forKey: .total)
-                try container.encode(limit, forKey: .limit)
-                try container.encode(hasMore, forKey: .hasMore)
-                try container.encode(nextCursor, forKey: .nextCursor)
-                try container.encode(asOf, forKey: .asOf)
-                try container.encode(source, forKey: .source)
-                try container.encode(states, forKey: .states)
-            }
-        }
-        struct Body: Encodable {
-            var data: [PriceChangeDTO]
-            var meta: Meta
-        }
-        let dataMeta = view.extra.meta(for: state)
         // An empty page hands back where it stood, so the client keeps its place.
         let next = (last ?? cursor ?? since.map(ChangeCursor.after(instant:)))?.token
-        let body = Body(data: items, meta: Meta(
-            since: since.map(ISOTimestamp.string), total: items.count, limit: limit, hasMore: hasMore,
-            nextCursor: next, asOf: dataMeta.asOf, source: dataMeta.source,
-            states: dataMeta.states.map(StateFreshnessDTO.init)))
+        let page = MetaDTO.CursorPage(since: since.map(ISOTimestamp.string), hasMore: hasMore, nextCursor: next)
+        let body = Envelope(data: items, meta: MetaDTO(view.extra.meta(for: state), total: items.count, limit: limit, cursor: page))
         return try JSONResponse.content(body, lastModified: view.extra.lastModified, maxAge: 30)
     }
 }

@@ -47,16 +47,25 @@ struct MetaDTO: Encodable, Sendable {
     var total: Int?
     var limit: Int?
     var offset: Int?
+    /// Cursor paging (`/v1/prices/changes`): where the page started and how to continue.
+    var cursor: CursorPage?
     var freshness: DataMeta
 
-    init(_ meta: DataMeta, total: Int? = nil, limit: Int? = nil, offset: Int? = nil) {
+    struct CursorPage: Sendable {
+        var since: String?
+        var hasMore: Bool
+        var nextCursor: String?
+    }
+
+    init(_ meta: DataMeta, total: Int? = nil, limit: Int? = nil, offset: Int? = nil, cursor: CursorPage? = nil) {
         freshness = meta
         self.total = total
         self.limit = limit
         self.offset = offset
+        self.cursor = cursor
     }
 
-    private enum CodingKeys: String, CodingKey { case asOf, source, total, limit, offset, states }
+    private enum CodingKeys: String, CodingKey { case asOf, source, since, total, limit, offset, hasMore, nextCursor, states }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -65,6 +74,11 @@ struct MetaDTO: Encodable, Sendable {
         try container.encodeIfPresent(total, forKey: .total)
         try container.encodeIfPresent(limit, forKey: .limit)
         try container.encodeIfPresent(offset, forKey: .offset)
+        if let cursor {
+            try container.encodeIfPresent(cursor.since, forKey: .since)
+            try container.encode(cursor.hasMore, forKey: .hasMore)
+            try container.encode(cursor.nextCursor, forKey: .nextCursor)
+        }
         try container.encode(freshness.states.map(StateFreshnessDTO.init), forKey: .states)
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import Fuel
-import Synchronization
 
-/// Runs each poller in its own `Task`: poll, record the outcome, log one line, sleep until the next step.
+/// Runs each poller in its own child task: poll, record the outcome, log one line, sleep until the next step.
 /// Failures are marked on the sink (data untouched) and retried with backoff: `base` doubling per consecutive
-/// failure up to the poller's interval, with jitter (a random 50–100 % of that). `shutdown` cancels the tasks
-/// (in-flight requests are cancelled too) and waits for them to end.
+/// failure up to the poller's interval, with jitter (a random 50–100 % of that). `run()` returns once its task
+/// is cancelled (in-flight requests are cancelled too) and every poller has ended.
 public final class PollerGroup: Sendable {
     public struct Backoff: Sendable {
         public var base: TimeInterval
@@ -25,8 +24,6 @@ public final class PollerGroup: Sendable {
     let clock: @Sendable () -> Date
     /// What every step did, for `/metrics`.
     public let stats = PollStats()
-    private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let running = DispatchGroup()
 
     public init(
         pollers: [any ProviderPoller], sink: any ProviderSink, log: PollLog, backoff: Backoff = Backoff(),
@@ -39,30 +36,13 @@ public final class PollerGroup: Sendable {
         self.clock = clock
     }
 
-    /// Starts one task per poller; returns at once. The first poll of each runs immediately.
-    public func start() {
-        tasks.withLock { tasks in
-            guard tasks.isEmpty else { return }
+    /// Polls until cancelled, one child task per poller. The first poll of each runs immediately.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
             for poller in pollers {
-                running.enter()
-                tasks.append(Task.detached(priority: .utility) { [self] in
-                    defer { running.leave() }
-                    await loop(poller)
-                })
+                group.addTask(priority: .utility) { await self.loop(poller) }
             }
         }
-    }
-
-    /// Cancels every poller and waits (at most `timeout`) for them to stop. Returns whether they all stopped.
-    @discardableResult
-    public func shutdown(timeout: TimeInterval) -> Bool {
-        let stopping = tasks.withLock { tasks in
-            let current = tasks
-            tasks = []
-            return current
-        }
-        stopping.forEach { $0.cancel() }
-        return running.wait(timeout: .now() + timeout) == .success
     }
 
     private func loop(_ poller: any ProviderPoller) async {
