@@ -47,3 +47,10 @@ func registerProviderPollers(_ app: Application, config: AppConfiguration, store
     app.register(service: service)
     return service
 }
+
+extension Application {
+    /// The registered pollers' status store (what `/health` reads), nil in follower mode.
+    var pollerStatuses: ProviderStatusStore? {
+        services.lazy.compactMap { ($0 as? PollerService)?.group.statuses }.first
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 import Fuel
 
 /// Runs each poller in its own child task: poll, record the outcome, log one line, sleep until the next step.
-/// Failures are marked on the sink (data untouched) and retried with backoff: `base` doubling per consecutive
+/// Outcomes are recorded in `statuses` (the data untouched) and retried with backoff: `base` doubling per consecutive
 /// failure up to the poller's interval, with jitter (a random 50–100 % of that). `run()` returns once its task
 /// is cancelled (in-flight requests are cancelled too) and every poller has ended.
 public final class PollerGroup: Sendable {
@@ -24,11 +24,14 @@ public final class PollerGroup: Sendable {
     let clock: @Sendable () -> Date
     /// What every step did, for `/metrics`.
     public let stats = PollStats()
+    /// Each provider's attempts, failures and next poll, for `/health` and `/metrics`.
+    public let statuses: ProviderStatusStore
 
     public init(
         pollers: [any ProviderPoller], sink: any ProviderSink, log: PollLog, backoff: Backoff = Backoff(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        statuses: ProviderStatusStore = ProviderStatusStore(), clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.statuses = statuses
         self.pollers = pollers
         self.sink = sink
         self.log = log
@@ -72,7 +75,7 @@ public final class PollerGroup: Sendable {
         switch outcome.result {
         case .merged(let report) where report.isApplied:
             failures = 0
-            sink.setNextPoll(outcome.next, for: provider, at: now)
+            statuses.record(outcome.result, for: provider, next: outcome.next, at: now)
             let status = sink.status(of: provider)
             let kind = report.isDelta ? " (delta)" : ""
             log(.info, "poll \(provider.rawValue) ok\(kind): \(status?.stationCount ?? 0) stations, \(status?.priceCount ?? 0) prices, \(report.pricesChanged) changed, \(report.rejectedOutliers) outliers, \(millis) ms, next \(Self.clockTime(outcome.next))\(notes)")
@@ -80,7 +83,7 @@ public final class PollerGroup: Sendable {
         case .merged(let report):
             failures += 1
             let next = retryTime(poller, failures: failures, now: now)
-            sink.setNextPoll(next, for: provider, at: now)
+            statuses.record(outcome.result, for: provider, next: next, at: now)
             let reason: String
             switch report.outcome {
             case .rejected(let text), .ignored(let text): reason = text
@@ -91,11 +94,11 @@ public final class PollerGroup: Sendable {
         case .failed(let error, let request):
             failures += 1
             let next = retryTime(poller, failures: failures, now: now)
-            sink.markFailure(provider, error: "\(request): \(error)", nextPoll: next, at: now)
+            statuses.record(outcome.result, for: provider, next: next, at: now)
             log(.warning, "poll \(provider.rawValue) failed (\(error.kind)): \(keeping(provider)), next in \(Self.duration(next.timeIntervalSince(now))) [\(request): \(error)]\(notes)")
             return next
         case .idle(let what):
-            sink.setNextPoll(outcome.next, for: provider, at: now)
+            statuses.record(outcome.result, for: provider, next: outcome.next, at: now)
             log(.info, "poll \(provider.rawValue): \(what), next \(Self.clockTime(outcome.next))")
             return outcome.next
         }

@@ -28,7 +28,6 @@ struct FollowerHarness {
         var statuses = sample.snapshot.statuses.map { status in
             var status = status
             status.source = .live
-            status.state = .ok
             return status
         }
         edit(&entries, &statuses)
