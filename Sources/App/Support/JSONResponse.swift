@@ -55,6 +55,8 @@ struct MetaDTO: Encodable, Sendable {
         var since: String?
         var hasMore: Bool
         var nextCursor: String?
+        /// Where a full sync ends (the change feed's end), when the endpoint offers one.
+        var syncToken: String? = nil
     }
 
     init(_ meta: DataMeta, total: Int? = nil, limit: Int? = nil, offset: Int? = nil, cursor: CursorPage? = nil) {
@@ -65,7 +67,7 @@ struct MetaDTO: Encodable, Sendable {
         self.cursor = cursor
     }
 
-    private enum CodingKeys: String, CodingKey { case asOf, source, since, total, limit, offset, hasMore, nextCursor, states }
+    private enum CodingKeys: String, CodingKey { case asOf, source, since, total, limit, offset, hasMore, nextCursor, states, syncToken }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -80,6 +82,7 @@ struct MetaDTO: Encodable, Sendable {
             try container.encode(cursor.nextCursor, forKey: .nextCursor)
         }
         try container.encode(freshness.states.map(StateFreshnessDTO.init), forKey: .states)
+        try container.encodeIfPresent(cursor?.syncToken, forKey: .syncToken)
     }
 }
 

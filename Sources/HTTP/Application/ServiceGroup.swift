@@ -11,6 +11,7 @@ public final class ServiceGroup: Sendable {
         var task: Task<Void, Never>
         /// Signalled when `run()` has returned.
         var ended: DispatchSemaphore
+        var executor: ServiceExecutor
     }
     private let running = Mutex<[Running]>([])
 
@@ -35,7 +36,7 @@ public final class ServiceGroup: Sendable {
                     logger.error("service \(service.name) stopped with an error: \(error)")
                 }
             }
-            return Running(task: task, ended: ended)
+            return Running(task: task, ended: ended, executor: executor)
         }
         running.withLock { $0 = started }
     }
@@ -51,6 +52,8 @@ public final class ServiceGroup: Sendable {
             run.task.cancel()
             if run.ended.wait(timeout: .now() + service.stopTimeout) == .timedOut {
                 logger.warning("\(service.name) did not stop within \(Int(service.stopTimeout))s; leaving it to the process exit")
+            } else {
+                run.executor.finish()
             }
         }
     }
