@@ -33,7 +33,7 @@ func assembleApplication(
     app.register(service: persistence)
     // A follower copies the leader's dataset instead of polling: one set of provider calls per deployment.
     var follower: FollowerService?
-    var polls: PollStats?
+    var polls: PollerGroup?
     if let leader = config.followURL {
         let service = FollowerService(
             leader: leader, store: store.store, interval: config.followSeconds, limits: config.followLimits,
@@ -41,12 +41,12 @@ func assembleApplication(
         app.register(service: service)
         follower = service
     } else {
-        polls = registerProviderPollers(app, config: config, store: store.store, logger: logger).group.stats
+        polls = registerProviderPollers(app, config: config, store: store.store, logger: logger).group
     }
     let context = PettyContext(
         store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID,
         follower: follower.map { service in { @Sendable in FollowerStatus(leader: service.leader.absoluteString, state: service.status) } },
-        persistence: { persistence.health })
+        persistence: { persistence.health }, providers: polls?.statuses)
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
     // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional
@@ -62,7 +62,7 @@ func assembleApplication(
     try routes(app, context: context)
     try app.register(collection: ReplicationController(context: context, allowed: config.followers))
     try app.register(collection: MetricsController(
-        access: InternalAccess(allowed: config.followers), fuel: FuelMetrics(context: context, polls: polls),
+        access: InternalAccess(allowed: config.followers), fuel: FuelMetrics(context: context, polls: polls?.stats),
         http: { [weak app] in app?.metrics.snapshot() }))
     return (app, store.store)
 }

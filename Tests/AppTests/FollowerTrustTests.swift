@@ -75,7 +75,6 @@ import Testing
         let sample = Harness.liveDataset(version: 200) { _, statuses in
             for index in statuses.indices where statuses[index].provider == .nsw {
                 statuses[index].source = .sample
-                statuses[index].state = .sample
             }
         }
         try await expectRefused(sample, because: "nsw: sample data offered in place of live data")

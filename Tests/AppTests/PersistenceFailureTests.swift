@@ -55,7 +55,8 @@ import Testing
         let service = PersistenceService(
             store: store, directory: DataDirectory(path: directory, logger: AppTestSupport.quietLogger()),
             logger: Logger(label: "test", level: .info, sink: logs), savedVersion: nil)
-        try service.start()
+        let services = ServiceGroup(services: [service], logger: AppTestSupport.quietLogger())
+        try services.start()
         #expect(Support.wait(seconds: 10) { service.health.lastSave != nil })
 
         try #require(Mounts.readOnly(directory))
@@ -67,7 +68,7 @@ import Testing
         store.replace(with: newer)
         #expect(Support.wait(seconds: 10) { service.health.isFailing })
         #expect(service.health.lastError?.contains("Read-only file system") == true, "\(service.health)")
-        service.shutdown()
+        services.stop()
         #expect(logs.lines.filter { $0.contains(" ERROR ") && $0.contains("final save on shutdown failed") }.count == 1, "\(logs.lines)")
         #expect(logs.lines.filter { $0.contains(" WARN ") && $0.contains("cannot save to") }.count == 1)
 
@@ -81,8 +82,9 @@ import Testing
         let directory = DataDirectory(path: AppTestSupport.temporaryDirectory(), logger: AppTestSupport.quietLogger())
         let store = makePettyStore(Support.smallDataset)
         let service = PersistenceService(store: store, directory: directory, logger: AppTestSupport.quietLogger(), savedVersion: nil)
-        try service.start()
-        defer { service.shutdown() }
+        let services = ServiceGroup(services: [service], logger: AppTestSupport.quietLogger())
+        try services.start()
+        defer { services.stop() }
         #expect(Support.wait(seconds: 10) { service.health.lastSave != nil })
 
         var registry = Support.smallDataset.registry

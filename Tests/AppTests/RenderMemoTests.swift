@@ -13,7 +13,15 @@ import Testing
         let sources = Dictionary(uniqueKeysWithValues: before.snapshot.statuses.map { ($0.provider, $0.source) })
         #expect(memo.fragments(for: before.snapshot.entries, sources: sources, marks: RenderedSnapshot.marks(before.index)) != nil)
 
-        store.markFailure(provider: .wa, error: "timed out", at: Date())
+        // A growth rejection is remembered in the status alone (see `Snapshot.merging`).
+        store.update { dataset in
+            var next = dataset
+            let snapshot = dataset.snapshot
+            var statuses = snapshot.statuses
+            for index in statuses.indices where statuses[index].provider == .wa { statuses[index].growthRejections = 1 }
+            next.snapshot = Snapshot(version: snapshot.version + 1, changedAt: Date(), entries: snapshot.entries, statuses: statuses)
+            return next
+        }
         let afterFailure = store.current
         #expect(RenderMemo.sameStorage(before.snapshot.entries, afterFailure.snapshot.entries))
         #expect(afterFailure.extra.fragments == before.extra.fragments)

@@ -9,17 +9,17 @@ import Testing
 
 /// A writer registered after persistence, as the pollers and the follower are, whose last poll lands while it is
 /// being stopped.
-final class LastPollWriter: LifecycleService, Sendable {
+final class LastPollWriter: Service, Sendable {
     let name = "last-poll"
     let store: PettyStore
     static let stationName = "Last Poll Servo"
 
     init(store: PettyStore) { self.store = store }
 
-    func start() throws {}
-
-    func shutdown() {
-        Thread.sleep(forTimeInterval: 0.1)
+    func run() async throws {
+        await waitForCancellation()
+        // Cancelled already, so a task sleep would return at once: a writer that takes a while to finish.
+        usleep(100_000)
         let now = Date()
         let station = StationRecord(
             key: StationKey(provider: .nsw, sourceID: "last-poll"), name: Self.stationName, brand: "Ampol",

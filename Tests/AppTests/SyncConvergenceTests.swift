@@ -224,8 +224,11 @@ struct SyncWorld {
         publish(provider)
     }
 
+    /// A poll that fails is kept off the data (the poller's status store records it); what reaches the store is a
+    /// feed the merge refuses: an empty full list.
     mutating func failPoll() {
-        store.markFailure(provider: pickProvider(), error: "HTTP 503", at: now)
+        let report = store.apply(ProviderUpdate(provider: pickProvider(), stations: [], prices: [], asOf: now), source: .live, at: now)
+        precondition(!report.isApplied, "an empty full feed must be refused")
     }
 
     /// Leaves a station out of the feeds (a new one when `fresh` or none is out yet); after

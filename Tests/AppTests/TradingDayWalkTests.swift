@@ -44,7 +44,7 @@ struct TradingDayWalkTests {
             lines = LogLines()
             group = PollerGroup(
                 pollers: [poller], sink: FuelStoreSink(store: store), log: PollLog { [lines] _, line in lines.append(line) },
-                clock: { [clock] in clock.now })
+                statuses: try require(app.pollerStatuses), clock: { [clock] in clock.now })
         }
 
         func stop() {

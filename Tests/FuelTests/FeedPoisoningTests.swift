@@ -19,10 +19,11 @@ import Testing
         guard case .rejected(let reason) = refused.report.outcome else { Issue.record("\(refused.report.outcome)"); return }
         #expect(reason.hasPrefix("implausible growth"))
         #expect(refused.snapshot.stationCount == 380)
+        #expect(refused.snapshot.version == known.snapshot.version, "a refused feed moves no ETag")
         // The real feed afterwards is still accepted.
         let real = Fixture.merge(Fixture.update(.wa, count: 380, state: .WA, asOf: later), into: refused.snapshot, registry: refused.registry, at: later)
         #expect(real.report.isApplied)
-        #expect(real.snapshot.status(of: .wa)?.state == .ok)
+        #expect(real.snapshot.status(of: .wa)?.growthRejections == nil)
     }
 
     @Test func aGrowthSeenInThreeFeedsInARowIsReal() {

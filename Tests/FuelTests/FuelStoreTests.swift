@@ -41,9 +41,9 @@ import Testing
         let store = FuelStore(initial: Dataset())
         store.apply(Fixture.update(.nsw, count: 3), at: Fixture.now)
         let held = store.current
-        store.markFailure(provider: .nsw, error: "timeout", at: Fixture.now)
-        #expect(held.snapshot.status(of: .nsw)?.state == .ok)
-        #expect(store.current.snapshot.status(of: .nsw)?.state == .failing)
+        store.apply(Fixture.update(.nsw, count: 4), at: Fixture.now)
+        #expect(held.snapshot.stationCount == 3)
+        #expect(store.current.snapshot.stationCount == 4)
         #expect(store.current.version == held.version + 1)
     }
 
@@ -63,7 +63,14 @@ import Testing
             for writer in 0..<4 {
                 group.addTask {
                     for step in 0..<25 {
-                        store.markFailure(provider: .nsw, error: "w\(writer) s\(step)", at: Fixture.now)
+                        store.update { dataset in
+                            var next = dataset
+                            let snapshot = dataset.snapshot
+                            next.snapshot = Snapshot(
+                                version: snapshot.version + 1, changedAt: Fixture.now.addingTimeInterval(Double(writer * 100 + step)),
+                                entries: snapshot.entries, statuses: snapshot.statuses)
+                            return next
+                        }
                     }
                 }
             }
@@ -77,6 +84,5 @@ import Testing
             }
         }
         #expect(store.current.version == 100)
-        #expect(store.current.snapshot.status(of: .nsw)?.consecutiveFailures == 100)
     }
 }

@@ -15,9 +15,8 @@ import Testing
 
     @Test func sampleDataMarksItsProvidersSample() {
         let samples = sampleSnapshot()
-        #expect(samples.snapshot.status(of: .nsw)?.state == .sample)
         #expect(samples.snapshot.status(of: .nsw)?.source == .sample)
-        #expect(samples.snapshot.status(of: .wa)?.state == .sample)
+        #expect(samples.snapshot.status(of: .wa)?.source == .sample)
     }
 
     @Test func liveDataReplacesTheSamplesOfOneProviderOnly() {
@@ -29,10 +28,9 @@ import Testing
         #expect(result.report.outcome == .applied)
         let nsw = result.snapshot.entries.filter { $0.station.provider == .nsw }
         #expect(nsw.map(\.station.sourceID) == ["2", "7"])
-        #expect(result.snapshot.status(of: .nsw)?.state == .ok)
         #expect(result.snapshot.status(of: .nsw)?.source == .live)
         #expect(result.snapshot.entries.filter { $0.station.provider == .wa } == samples.snapshot.entries.filter { $0.station.provider == .wa })
-        #expect(result.snapshot.status(of: .wa)?.state == .sample)
+        #expect(result.snapshot.status(of: .wa)?.source == .sample)
     }
 
     @Test func stationIdsSurviveTheSwapFromSampleToLive() {
@@ -71,6 +69,5 @@ import Testing
         let result = Fixture.merge(delta, into: samples.snapshot, registry: samples.registry, at: later)
         #expect(result.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 1_555))
         #expect(result.snapshot.status(of: .nsw)?.source == .sample)
-        #expect(result.snapshot.status(of: .nsw)?.state == .sample)
     }
 }

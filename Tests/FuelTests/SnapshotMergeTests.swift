@@ -14,7 +14,6 @@ import Testing
         #expect(result.snapshot.version == 1)
         #expect(result.snapshot[2]?.price(of: .U91)?.price == PriceTenths(tenths: 1_902))
         let status = result.snapshot.status(of: .nsw)
-        #expect(status?.state == .ok)
         #expect(status?.source == .live)
         #expect(status?.stationCount == 3)
         #expect(status?.priceCount == 3)
@@ -93,7 +92,7 @@ import Testing
         #expect(result.snapshot.entries == first.snapshot.entries)
     }
 
-    @Test func anEmptyFullUpdateKeepsTheDataAndMarksTheProviderStale() {
+    @Test func anEmptyFullUpdateIsRejectedAndChangesNothing() {
         let first = Fixture.merge(Fixture.update(.nsw, count: 3))
         let empty = ProviderUpdate(provider: .nsw, stations: [], prices: [], asOf: later)
         let result = Fixture.merge(empty, into: first.snapshot, registry: first.registry, at: later)
@@ -102,13 +101,10 @@ import Testing
             return
         }
         #expect(result.snapshot.entries == first.snapshot.entries)
-        let status = result.snapshot.status(of: .nsw)
-        #expect(status?.state == .stale)
-        #expect(status?.lastError?.contains("empty") == true)
-        #expect(status?.lastSuccess == Fixture.now)
-        #expect(status?.lastAttempt == later)
-        #expect(status?.asOf == Fixture.now)
-        #expect(result.snapshot.version == first.snapshot.version + 1)
+        guard case .rejected(let reason) = result.report.outcome else { return }
+        #expect(reason.contains("empty"))
+        #expect(result.snapshot.status(of: .nsw)?.asOf == Fixture.now)
+        #expect(result.snapshot == first.snapshot, "a rejected feed leaves the snapshot, its version and its ETags as they were")
     }
 
     @Test func anEmptyDeltaIsANormalQuietInterval() {
@@ -117,8 +113,7 @@ import Testing
         let result = Fixture.merge(empty, into: first.snapshot, registry: first.registry, at: later)
         #expect(result.report.outcome == .applied)
         #expect(result.snapshot.entries == first.snapshot.entries)
-        #expect(result.snapshot.status(of: .nsw)?.state == .ok)
-        #expect(result.snapshot.status(of: .nsw)?.lastSuccess == later)
+        #expect(result.snapshot.status(of: .nsw)?.asOf == later)
     }
 
     @Test func aFullUpdateWithFewerThanHalfTheKnownStationsIsRejected() {
@@ -132,8 +127,7 @@ import Testing
         }
         #expect(reason.contains("fewer than half"))
         #expect(result.snapshot.entries == first.snapshot.entries)
-        #expect(result.snapshot.status(of: .qld)?.state == .stale)
-        #expect(result.snapshot.status(of: .qld)?.consecutiveFailures == 1)
+        #expect(result.snapshot == first.snapshot)
     }
 
     @Test func aFullUpdateWithExactlyHalfTheKnownStationsIsAccepted() {
@@ -210,34 +204,6 @@ import Testing
         #expect(result.report.stationsUpdated == 1)
         #expect(result.snapshot[1]?.station.brand == "Shell")
         #expect(result.snapshot[1]?.id == first.snapshot[1]?.id)
-    }
-
-    @Test func markingFailureKeepsTheDataAndRecordsTheError() {
-        let first = Fixture.merge(Fixture.update(.wa, count: 2, state: .WA))
-        let failed = first.snapshot.markingFailure(provider: .wa, error: "timed out", at: later)
-        #expect(failed.entries == first.snapshot.entries)
-        #expect(failed.version == first.snapshot.version + 1)
-        let status = failed.status(of: .wa)
-        #expect(status?.state == .failing)
-        #expect(status?.lastError == "timed out")
-        #expect(status?.lastErrorAt == later)
-        #expect(status?.lastSuccess == Fixture.now)
-        #expect(status?.stationCount == 2)
-    }
-
-    @Test func markingFailureOfAnUnseenProviderCreatesItsStatus() {
-        let failed = Snapshot.empty.markingFailure(provider: .vic, error: "401", at: later)
-        #expect(failed.status(of: .vic)?.state == .failing)
-        #expect(failed.status(of: .vic)?.lastSuccess == nil)
-    }
-
-    @Test func aSuccessAfterFailuresResetsTheCountButKeepsTheLastError() {
-        let first = Fixture.merge(Fixture.update(.nsw, count: 2))
-        let failed = first.snapshot.markingFailure(provider: .nsw, error: "503", at: later)
-        let result = Fixture.merge(Fixture.update(.nsw, count: 2), into: failed, registry: first.registry, at: later)
-        #expect(result.snapshot.status(of: .nsw)?.state == .ok)
-        #expect(result.snapshot.status(of: .nsw)?.consecutiveFailures == 0)
-        #expect(result.snapshot.status(of: .nsw)?.lastError == "503")
     }
 }
 

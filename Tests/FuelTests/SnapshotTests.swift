@@ -8,7 +8,12 @@ import Testing
         var dataset = Dataset()
         (dataset, _) = dataset.merging(Fixture.update(.nsw, count: 3), at: Fixture.now)
         (dataset, _) = dataset.merging(Fixture.update(.wa, count: 2, state: .WA), at: Fixture.now)
-        return dataset.markingFailure(provider: .vic, error: "401", at: Fixture.now)
+        // A provider known without stations (its status only).
+        let snapshot = dataset.snapshot
+        dataset.snapshot = Snapshot(
+            version: snapshot.version + 1, changedAt: Fixture.now, entries: snapshot.entries,
+            statuses: snapshot.statuses + [ProviderStatus(provider: .vic, source: .live)])
+        return dataset
     }
 
     @Test func aSnapshotSurvivesEncodingAndDecodingWithItsLookupTable() throws {
@@ -16,7 +21,7 @@ import Testing
         let decoded = try JSONDecoder().decode(Snapshot.self, from: JSONEncoder().encode(snapshot))
         #expect(decoded == snapshot)
         #expect(decoded[4]?.station.key == Fixture.key(.wa, "1"))
-        #expect(decoded.status(of: .vic)?.lastError == "401")
+        #expect(decoded.status(of: .vic)?.source == .live)
     }
 
     @Test func aDatasetSurvivesEncodingAndDecoding() throws {
@@ -38,7 +43,8 @@ import Testing
     @Test func versionsIncreaseWithEveryChange() {
         let snapshot = sample().snapshot
         #expect(snapshot.version == 3)
-        #expect(snapshot.settingNextPoll(Fixture.now, for: .nsw, at: Fixture.now).version == 4)
+        let rejected = snapshot.merging(ProviderUpdate(provider: .nsw, stations: [], prices: [], asOf: Fixture.now), registry: sample().registry, at: Fixture.now)
+        #expect(rejected.snapshot.version == 3, "a rejected feed is no change")
     }
 
     @Test func statusesAreSortedByProvider() {

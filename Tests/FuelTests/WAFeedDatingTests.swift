@@ -73,15 +73,11 @@ import Testing
         let stale = Fixture.merge(Self.todayFeed("2026-04-22"), into: rolled, registry: held.registry, at: at0620)
         guard case .rejected(let reason) = stale.report.outcome else { Issue.record("\(stale.report.outcome)"); return }
         #expect(reason.contains("dated 2026-04-22") && reason.contains("2026-04-23"))
-        #expect(stale.snapshot.entries == rolled.entries)
-        let status = try #require(stale.snapshot.status(of: .wa))
-        #expect(status.state == .stale)
-        #expect(status.lastError == reason)
+        #expect(stale.snapshot == rolled, "refused without a new version: the poller's status store says stale")
 
         // A correctly dated feed arrives: applied, ok again.
         let fresh = Fixture.merge(Self.todayFeed("2026-04-23", tenths: 1_720), into: stale.snapshot, registry: held.registry, at: at0620.addingTimeInterval(600))
         #expect(fresh.report.isApplied)
-        #expect(fresh.snapshot.status(of: .wa)?.state == .ok)
         #expect(fresh.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 1_721))
     }
 
@@ -92,7 +88,7 @@ import Testing
         let at0601 = Fixture.merge(feed, into: base.snapshot, registry: base.registry, at: Self.perth("2026-04-23", 6, 1))
         #expect(at0559.report.isApplied)
         #expect(!at0601.report.isApplied)
-        #expect(at0601.snapshot.status(of: .wa)?.state == .stale)
+        #expect(at0601.snapshot == base.snapshot)
     }
 
     @Test func tomorrowsPricesDoNotClearAStaleToday() throws {
@@ -100,10 +96,10 @@ import Testing
         // A feed from the 21st at 14:40 on the 22nd: stale.
         let at1440 = Self.perth("2026-04-22", 14, 40)
         let stale = Fixture.merge(Self.todayFeed("2026-04-21"), into: base.snapshot, registry: base.registry, at: at1440)
-        #expect(stale.snapshot.status(of: .wa)?.state == .stale)
+        #expect(!stale.report.isApplied)
         let tomorrow = Fixture.merge(Self.tomorrowFeed("2026-04-23", at: at1440), into: stale.snapshot, registry: stale.registry, at: at1440)
         #expect(tomorrow.report.isApplied)
-        #expect(tomorrow.snapshot.status(of: .wa)?.state == .stale)
+        #expect(tomorrow.report.isTomorrowOnly, "so the status store keeps WA stale")
         #expect(tomorrow.snapshot.status(of: .wa)?.tomorrow?.day == CalendarDay("2026-04-23"))
     }
 

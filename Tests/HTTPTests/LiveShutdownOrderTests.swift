@@ -14,7 +14,7 @@ final class EventLog: Sendable {
 }
 
 /// Records when it is stopped, after taking `stopping` seconds to stop.
-final class RecordingService: LifecycleService, Sendable {
+final class RecordingService: Service, Sendable {
     let name: String
     let events: EventLog
     let stopping: TimeInterval
@@ -25,9 +25,9 @@ final class RecordingService: LifecycleService, Sendable {
         self.stopping = stopping
     }
 
-    func start() throws {}
-    func shutdown() {
-        Thread.sleep(forTimeInterval: stopping)
+    func run() async throws {
+        await waitForCancellation()
+        usleep(UInt32(stopping * 1_000_000))
         events.append("stop \(name)")
     }
 }

@@ -36,15 +36,15 @@ struct PollerPerformance {
         try Self.measure("NSW full /prices (\(nsw.count) B) adapt+merge into an empty store") {
             let store = FuelStore()
             let adapted = try NSWFuelCheckAdapter.adapt(nsw, fetchedAt: Fixture.fetchedAt)
-            let report = FuelStoreSink(store: store).apply(adapted[0].update, nextPoll: nil, at: Fixture.fetchedAt)
+            let report = FuelStoreSink(store: store).apply(adapted[0].update, at: Fixture.fetchedAt)
             return "\(store.current.snapshot.stationCount) stations, \(store.current.snapshot.priceCount) prices, \(report.outcome)"
         }
         let seeded = FuelStore()
         let first = try NSWFuelCheckAdapter.adapt(nsw, fetchedAt: Fixture.fetchedAt)
-        _ = FuelStoreSink(store: seeded).apply(first[0].update, nextPoll: nil, at: Fixture.fetchedAt)
+        _ = FuelStoreSink(store: seeded).apply(first[0].update, at: Fixture.fetchedAt)
         try Self.measure("NSW full /prices re-merge over the same 3,289 stations") {
             let adapted = try NSWFuelCheckAdapter.adapt(nsw, fetchedAt: Fixture.fetchedAt)
-            let report = FuelStoreSink(store: seeded).apply(adapted[0].update, nextPoll: Date(), at: Fixture.fetchedAt)
+            let report = FuelStoreSink(store: seeded).apply(adapted[0].update, at: Fixture.fetchedAt)
             return "\(report.pricesChanged) changed"
         }
 
@@ -55,7 +55,7 @@ struct PollerPerformance {
             let store = FuelStore()
             let stations = try InformedSourcesAdapter.sites(sites, region: .qld, brands: brands, fetchedAt: Fixture.fetchedAt)
             let adapted = try InformedSourcesAdapter.prices(prices, region: .qld, stations: stations.update.stations, fetchedAt: Fixture.fetchedAt)
-            let report = FuelStoreSink(store: store).apply(adapted.update, nextPoll: nil, at: Fixture.fetchedAt)
+            let report = FuelStoreSink(store: store).apply(adapted.update, at: Fixture.fetchedAt)
             return "\(store.current.snapshot.stationCount) stations, \(store.current.snapshot.priceCount) prices, \(report.outcome)"
         }
     }

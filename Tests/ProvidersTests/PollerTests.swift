@@ -74,13 +74,13 @@ struct PollerTests {
 
     /// A new day's first poll is a full list; the answers below must all leave yesterday's stations in place.
     @Test(arguments: [
-        (FakeProvider.Behaviour.empty, ProviderStatus.State.stale, "empty update"),
+        (FakeProvider.Behaviour.empty, ProviderHealth.State.stale, "empty update"),
         (.halfSize, .stale, "fewer than half"),
         (.garbage, .failing, "decoding"),
         (.hang(seconds: 6), .failing, "timeout"),
         (.huge(bytes: 64 * 1024), .failing, "response larger than 32768 bytes"),
     ])
-    func aBadFullListNeverRemovesGoodData(behaviour: FakeProvider.Behaviour, state: ProviderStatus.State, error: String) async throws {
+    func aBadFullListNeverRemovesGoodData(behaviour: FakeProvider.Behaviour, state: ProviderHealth.State, error: String) async throws {
         let fake = try FakeProvider().start()
         defer { fake.stop() }
         let harness = PollerHarness(fake)
@@ -304,10 +304,11 @@ struct PollerTests {
                                            base: fake.baseURL, interval: 300, timeout: 20)
         let lines = LogLines()
         let group = PollerGroup(pollers: [poller], sink: harness.sink, log: PollLog { _, line in lines.append(line) })
-        group.start()
+        let running = Task { await group.run() }
         try await Task.sleep(nanoseconds: 300_000_000)
         let started = Date()
-        #expect(group.shutdown(timeout: 8))
+        running.cancel()
+        await running.value
         // Behaviour, not speed: it stops long before the hung request would have ended.
         #expect(Date().timeIntervalSince(started) < 5)
         // Cancellation is not a provider failure.

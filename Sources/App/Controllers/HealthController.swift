@@ -1,6 +1,7 @@
 import Foundation
 import Fuel
 import HTTP
+import Providers
 
 /// `GET /health`: liveness and freshness for ops and nginx. 503 only when no data at all is loaded.
 struct HealthController: RouteCollection {
@@ -81,6 +82,24 @@ struct HealthController: RouteCollection {
         }
     }
 
+    /// Each provider the snapshot holds data from or the pollers have tried: its data from the snapshot, how its
+    /// polls go from the status store (`sample` while serving samples and not failing).
+    static func providers(_ snapshot: Snapshot, health: [ProviderID: ProviderHealth]) -> [HealthDTO.ProviderInfo] {
+        let ids = Set(snapshot.statuses.map(\.provider)).union(health.keys).sorted()
+        return ids.map { provider in
+            let data = snapshot.status(of: provider)
+            let polls = health[provider] ?? ProviderHealth()
+            let source = data?.source ?? .live
+            let state = polls.state != .ok ? polls.state.rawValue : (source == .sample ? "sample" : "ok")
+            return HealthDTO.ProviderInfo(
+                provider: provider.rawValue, status: state, source: source.rawValue,
+                asOf: data?.asOf.map(ISOTimestamp.string), lastAttempt: polls.lastAttempt.map(ISOTimestamp.string),
+                lastSuccess: polls.lastSuccess.map(ISOTimestamp.string), lastError: polls.lastError,
+                lastErrorAt: polls.lastErrorAt.map(ISOTimestamp.string), consecutiveFailures: polls.consecutiveFailures,
+                nextPoll: polls.nextPoll.map(ISOTimestamp.string), stations: data?.stationCount ?? 0, prices: data?.priceCount ?? 0)
+        }
+    }
+
     func health(_ request: Request) throws -> Response {
         let view = context.store.current
         let snapshot = view.snapshot
@@ -90,14 +109,7 @@ struct HealthController: RouteCollection {
             counts[entry.station.state, default: (0, 0)].0 += 1
             counts[entry.station.state, default: (0, 0)].1 += entry.prices.count
         }
-        let providers = snapshot.statuses.sorted { $0.provider < $1.provider }.map { status in
-            HealthDTO.ProviderInfo(
-                provider: status.provider.rawValue, status: status.state.rawValue, source: status.source.rawValue,
-                asOf: status.asOf.map(ISOTimestamp.string), lastAttempt: status.lastAttempt.map(ISOTimestamp.string),
-                lastSuccess: status.lastSuccess.map(ISOTimestamp.string), lastError: status.lastError,
-                lastErrorAt: status.lastErrorAt.map(ISOTimestamp.string), consecutiveFailures: status.consecutiveFailures,
-                nextPoll: status.nextPoll.map(ISOTimestamp.string), stations: status.stationCount, prices: status.priceCount)
-        }
+        let providers = Self.providers(snapshot, health: context.providers?.all ?? [:])
         let hasData = snapshot.stationCount > 0
         let follow = context.follower.map { current -> FollowInfo in
             let status = current()

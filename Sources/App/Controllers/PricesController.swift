@@ -119,39 +119,11 @@ struct PricesController: RouteCollection {
             Self.write(event, slot: view.snapshot.slot(of: event.station), rendered: rendered, into: &json)
             last = ChangeCursor(after: event)
         }
-        struct Meta: Encodable {
-            var since: String?
-            var total: Int
-            var limit: Int
-            var hasMore: Bool
-            var nextCursor: String?
-            var asOf: String?
-            var source: String
-            var states: [StateFreshnessDTO]
-            var syncToken: String
-
-            enum CodingKeys: String, CodingKey { case since, total, limit, hasMore, nextCursor, asOf, source, states, syncToken }
-
-            func encode(to encoder: Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(since, forKey: .since)
-                try container.encode(total, forKey: .total)
-                try container.encode(limit, forKey: .limit)
-                try container.encode(hasMore, forKey: .hasMore)
-                try container.encode(nextCursor, forKey: .nextCursor)
-                try container.encode(asOf, forKey: .asOf)
-                try container.encode(source, forKey: .source)
-                try container.encode(states, forKey: .states)
-                try container.encode(syncToken, forKey: .syncToken)
-            }
-        }
-        let dataMeta = view.extra.meta(for: state)
         // An empty page hands back where it stood (or the feed's end, from the beginning), so the client keeps its place.
         let next = (last ?? start ?? feed.end).token
-        let meta = Meta(
-            since: since.map(ISOTimestamp.string), total: count, limit: limit, hasMore: hasMore,
-            nextCursor: next, asOf: dataMeta.asOf, source: dataMeta.source,
-            states: dataMeta.states.map(StateFreshnessDTO.init), syncToken: feed.end.token)
+        let page = MetaDTO.CursorPage(
+            since: since.map(ISOTimestamp.string), hasMore: hasMore, nextCursor: next, syncToken: feed.end.token)
+        let meta = MetaDTO(view.extra.meta(for: state), total: count, limit: limit, cursor: page)
         json.raw("],\"meta\":")
         json.raw(try JSONCoding.encode(meta))
         json.raw("}")

@@ -43,10 +43,15 @@ struct FuelMetrics {
                 out.sample("petty_provider_poll_duration_seconds_count", Double(stats.polls), labels: [("provider", provider.rawValue)])
             }
         }
-        let statuses = context.store.current.snapshot.statuses.filter { $0.lastSuccess != nil }
+        guard let health = context.providers?.all else { return }
         out.family("petty_provider_last_success_timestamp_seconds", .gauge, help: "Unix time of each provider's last successful update.")
-        for status in statuses {
-            out.sample("petty_provider_last_success_timestamp_seconds", status.lastSuccess!.timeIntervalSince1970.rounded(), labels: [("provider", status.provider.rawValue)])
+        for (provider, health) in health.sorted(by: { $0.key < $1.key }) {
+            guard let lastSuccess = health.lastSuccess else { continue }
+            out.sample("petty_provider_last_success_timestamp_seconds", lastSuccess.timeIntervalSince1970.rounded(), labels: [("provider", provider.rawValue)])
+        }
+        out.family("petty_provider_failures_total", .counter, help: "Failed or rejected polls by provider since start.")
+        for (provider, health) in health.sorted(by: { $0.key < $1.key }) {
+            out.sample("petty_provider_failures_total", Double(health.totalFailures), labels: [("provider", provider.rawValue)])
         }
     }
 

@@ -36,15 +36,12 @@ enum LoadLimits {
     }
 
     static func check(_ status: ProviderStatus) throws {
-        for (date, name) in [(status.asOf, "asOf"), (status.lastAttempt, "lastAttempt"), (status.lastSuccess, "lastSuccess"),
-                             (status.lastErrorAt, "lastErrorAt"), (status.nextPoll, "nextPoll"),
-                             (status.tomorrow?.heldSince, "tomorrow.heldSince")] {
+        for (date, name) in [(status.asOf, "asOf"), (status.tomorrow?.heldSince, "tomorrow.heldSince")] {
             if let date { try check(instant: date.timeIntervalSince1970, "\(status.provider.rawValue) \(name)") }
         }
-        try check(count: status.consecutiveFailures, "failure count")
+        try check(count: status.growthRejections ?? 0, "growth rejections")
         try check(count: status.stationCount, "station count")
         try check(count: status.priceCount, "price count")
-        try check((status.lastError?.utf8.count ?? 0) <= maxStatusesBytes, "error text length")
         if let day = status.tomorrow?.day { try check(instant: Double(day.dayNumber) * 86_400, "\(status.provider.rawValue) tomorrow.day") }
         try check(count: status.pendingRemoval?.count ?? 0, "pending removals")
         for (sourceID, absences) in status.pendingRemoval ?? [:] {

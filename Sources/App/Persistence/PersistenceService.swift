@@ -6,12 +6,14 @@ import Fuel
 import HTTP
 import Synchronization
 
-/// Keeps the data directory equal to the store: checks every second (off the request path) whether the files on
-/// disk still hold the dataset in memory (they may be behind, or deleted, replaced or truncated behind our back)
-/// and saves when not. Failures back off (1 s doubling to 60 s), show in `/health`, and are logged once when saving
-/// starts failing and once when it recovers. Holds the directory's lock (`DataDirectoryLock`) while running.
-// @unchecked: shared state is in `state` (a Mutex); `thread` is set by start() and joined by shutdown() on the lifecycle thread.
-final class PersistenceService: LifecycleService, @unchecked Sendable {
+/// Keeps the data directory equal to the store: checks every second whether the files on disk still hold the
+/// dataset in memory (they may be behind, or deleted, replaced or truncated behind our back) and saves when not.
+/// A save is blocking file I/O: `ServiceGroup` runs the service on its own queue, off the cooperative pool.
+/// Failures back off (1 s doubling to 60 s), show in `/health`, and are logged once when saving starts failing and
+/// once when it recovers.
+/// Holds the directory's lock (`DataDirectoryLock`) from `prepare()` until `run()` ends; when cancelled, `run()`
+/// makes the final save, so registered first it saves after every writer has stopped.
+final class PersistenceService: Service {
     let name = "persistence"
     private let store: PettyStore
     private let directory: DataDirectory
@@ -23,13 +25,10 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
         /// (cheap while both share storage), so a change that keeps the snapshot version is saved too.
         var onDisk: Dataset?
         var files: [FileIdentity] = []
-        var stopping = false
         var locked = false
         var health = PersistenceHealth()
     }
     private let state = Mutex(State())
-    private let stopped = DispatchSemaphore(value: 0)
-    private var thread: Thread?
 
     init(
         store: PettyStore, directory: DataDirectory, logger: Logger, savedVersion: UInt64?, loadProblems: [String] = [],
@@ -52,27 +51,21 @@ final class PersistenceService: LifecycleService, @unchecked Sendable {
 
     var health: PersistenceHealth { state.withLock { $0.health } }
 
-    /// Takes the directory's lock (a second server on the same directory fails to start here), then starts saving.
-    func start() throws {
+    /// Takes the directory's lock: a second server on the same directory fails to start here.
+    func prepare() throws {
         try lock.acquire()
         state.withLock { $0.locked = true }
-        let thread = Thread { [self] in
-            while !state.withLock({ $0.stopping }) {
-                saveIfChanged()
-                Thread.sleep(forTimeInterval: interval)
-            }
-            stopped.signal()
-        }
-        thread.name = "petty-persistence"
-        self.thread = thread
-        thread.start()
     }
 
-    func shutdown() {
-        guard thread != nil else { return }
-        state.withLock { $0.stopping = true }
-        stopped.wait()
-        thread = nil
+    func run() async throws {
+        while !Task.isCancelled {
+            saveIfChanged()
+            try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+        }
+        finalSave()
+    }
+
+    private func finalSave() {
         if !saveIfChanged(ignoringBackoff: true), let error = health.lastError, health.isFailing {
             logger.error("data: final save on shutdown failed, changes since \(health.lastSave.map(ISOTimestamp.string) ?? "start") are lost: \(error)")
         }

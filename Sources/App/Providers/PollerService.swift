@@ -5,13 +5,14 @@ import Providers
 
 /// Runs the provider pollers with the server: one task per provider, started with the app and cancelled on
 /// shutdown (SIGTERM). Registered even when no provider is enabled, so the start-up log says so.
-final class PollerService: LifecycleService {
+final class PollerService: Service {
     let name = "pollers"
     let group: PollerGroup
     let summary: String
     let quotaFits: Bool
     private let logger: Logger
-    private let stopTimeout: TimeInterval
+    /// A cancelled request ends at once; allow for one request deadline in case it does not.
+    let stopTimeout: Double
 
     init(settings: ProviderSettings, sink: any ProviderSink, logger: Logger, pollers: [any ProviderPoller]? = nil) {
         let pollers = pollers ?? ProviderPollers.make(settings)
@@ -28,23 +29,14 @@ final class PollerService: LifecycleService {
         self.summary = ProviderPollers.summary(settings, pollers: pollers)
         self.quotaFits = ProviderPollers.nswQuota(settings)?.fits ?? true
         self.logger = logger
-        // A cancelled request ends at once; allow for one request deadline in case it does not.
         self.stopTimeout = settings.requestTimeout + 2
     }
 
-    func start() throws {
+    func run() async throws {
         logger.notice(summary)
         if !quotaFits { logger.warning("the NSW plan exceeds the free quota of \(ProviderPollers.nswMonthlyQuota) calls a month") }
-        group.start()
-    }
-
-    func shutdown() {
-        guard !group.pollers.isEmpty else { return }
-        if group.shutdown(timeout: stopTimeout) {
-            logger.info("pollers stopped")
-        } else {
-            logger.warning("pollers did not stop within \(Int(stopTimeout))s; leaving them to the process exit")
-        }
+        await group.run()
+        if !group.pollers.isEmpty { logger.info("pollers stopped") }
     }
 }
 
@@ -54,4 +46,11 @@ func registerProviderPollers(_ app: Application, config: AppConfiguration, store
     let service = PollerService(settings: config.providers, sink: FuelStoreSink(store: store), logger: logger.labelled("providers"))
     app.register(service: service)
     return service
+}
+
+extension Application {
+    /// The registered pollers' status store (what `/health` reads), nil in follower mode.
+    var pollerStatuses: ProviderStatusStore? {
+        services.lazy.compactMap { ($0 as? PollerService)?.group.statuses }.first
+    }
 }

@@ -9,7 +9,6 @@ enum DatasetValidation {
     static let maxStationID = 10_000_000
     static let maxTextBytes = 512
     static let maxKeyBytes = 128
-    static let maxErrorBytes = 2_048
     static let maxPointsPerSeries = 1_000
     /// Instants from 1970 to 2200: anything else is garbage or a unit slip, and formatters need finite dates.
     static let instants: ClosedRange<Double> = 0...7_258_118_400
@@ -54,11 +53,10 @@ enum DatasetValidation {
     }
 
     private static func problem(in status: ProviderStatus) -> String? {
-        let instants = [status.asOf, status.lastAttempt, status.lastSuccess, status.lastErrorAt, status.nextPoll]
+        let instants = [status.asOf, status.tomorrow?.heldSince]
         guard instants.allSatisfy({ $0.map(valid) ?? true }) else { return "time out of range" }
-        guard (status.lastError?.utf8.count ?? 0) <= maxErrorBytes else { return "error text too long" }
         guard (0...maxStations).contains(status.stationCount), (0...maxStations * FuelType.allCases.count).contains(status.priceCount),
-              status.consecutiveFailures >= 0
+              (status.growthRejections ?? 0) >= 0
         else { return "count out of range" }
         return nil
     }

@@ -7,8 +7,7 @@ import Synchronization
 /// few seconds (a 304 when unchanged). A dataset is applied only when every value is in range
 /// (`DatasetValidation`) and it does not go backwards or shrink (`DatasetTrust`); anything refused, like a
 /// leader that is down, leaves the last good copy served and persisted and shows as `failing` in `/health`.
-// @unchecked: shared state is in `state` (a Mutex); `task` is set by start() and read by shutdown() on the one thread that runs the lifecycle.
-final class FollowerService: LifecycleService, @unchecked Sendable {
+final class FollowerService: Service {
     let name = "follower"
     let leader: URL
     private let store: PettyStore
@@ -17,8 +16,6 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
     private let limits: FollowLimits
     private let downloader: DatasetDownloader
     private let state = Mutex(State())
-    private var task: Task<Void, Never>?
-    private let taskEnded = DispatchSemaphore(value: 0)
 
     struct State {
         /// The validator to send: of the dataset applied last, or of the one refused last (so an unchanged
@@ -42,25 +39,20 @@ final class FollowerService: LifecycleService, @unchecked Sendable {
 
     var status: State { state.withLock { $0 } }
 
-    func start() throws {
+    /// A cancelled download ends at once (the session is invalidated); allow one deadline in case it does not.
+    var stopTimeout: Double { limits.deadline + 2 }
+
+    /// Copies until cancelled; once it returns no copy can land in the store, so persistence's final save
+    /// (which runs after) holds the last one.
+    func run() async throws {
         logger.notice("follower: copying the dataset from \(leader.absoluteString) every \(Int(interval))s; providers are not polled")
-        task = Task.detached { [self] in
-            defer { taskEnded.signal() }
+        await withTaskCancellationHandler {
             while !Task.isCancelled {
                 await syncOnce()
                 try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
             }
-        }
-    }
-
-    /// Returns once the sync loop has ended, so no copy lands in the store after persistence's final save.
-    func shutdown() {
-        task?.cancel()
-        downloader.invalidate()
-        guard task != nil else { return }
-        task = nil
-        if taskEnded.wait(timeout: .now() + limits.deadline + 2) == .timedOut {
-            logger.warning("follower: the sync did not stop within \(Int(limits.deadline + 2))s; leaving it to the process exit")
+        } onCancel: {
+            downloader.invalidate()
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Fuel
+import Providers
 
 /// The store the app serves from: the fuel dataset plus its rendered wire form.
 typealias PettyStore = FuelStore<RenderedSnapshot>
@@ -20,6 +21,8 @@ struct PettyContext: Sendable {
     var follower: (@Sendable () -> FollowerStatus)? = nil
     /// How saving to the data directory goes, for `/health`.
     var persistence: (@Sendable () -> PersistenceHealth)? = nil
+    /// How each provider's polls go (nil in follower mode and in-memory tests), for `/health` and `/metrics`.
+    var providers: ProviderStatusStore? = nil
 
     /// "Now" for answers about `state`: the wall clock for live data, the capture instant for sample data.
     func now(for state: AustralianState, in view: PettyView) -> Date {

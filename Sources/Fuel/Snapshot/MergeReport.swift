@@ -3,7 +3,7 @@ public struct MergeReport: Hashable, Sendable {
     public enum Outcome: Hashable, Sendable {
         /// The update was applied.
         case applied
-        /// The update was empty or implausible; only the provider's status changed (to stale).
+        /// The update was empty or implausible; nothing changed (the poller records the provider stale).
         case rejected(reason: String)
         /// Sample data was offered for a provider that already serves live data; nothing changed.
         case ignored(reason: String)
@@ -13,6 +13,8 @@ public struct MergeReport: Hashable, Sendable {
     public var source: DataSource
     public var isDelta: Bool
     public var outcome: Outcome
+    /// Only next-day prices (WA): they say nothing about today's, so a stale or failing today feed stays so.
+    public var isTomorrowOnly = false
     public var stationsAdded = 0
     public var stationsUpdated = 0
     public var stationsRemoved = 0

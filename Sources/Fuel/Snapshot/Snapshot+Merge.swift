@@ -16,7 +16,7 @@ extension Snapshot {
     /// - Tomorrow prices are upserted onto the matching (station, fuel) price. A full update that lists
     ///   no tomorrow prices keeps the ones already held (they expire by `rollingOverTomorrow(at:)`).
     ///   An update with only tomorrow prices is merged as such, whether or not it is marked as a delta.
-    /// - Rejected (status `stale`, data untouched): a full update with no records, or with no plausible
+    /// - Rejected (the snapshot returned as it was; the poller records the provider `stale`): a full update with no records, or with no plausible
     ///   price, or speaking for fewer than half of the provider's currently known stations. The half rule
     ///   is skipped while the provider serves sample data, so live data always replaces samples.
     ///   An empty delta is normal (NSW `/prices/new` between changes) and counts as a success.
@@ -66,13 +66,7 @@ extension Snapshot {
         if !update.isDelta && !tomorrowOnly {
             if let reason = staleness(of: update, at: now) ?? implausibility(of: input, update: update, known: known, previous: previous) {
                 report.outcome = .rejected(reason: reason)
-                var status = previous ?? .initial(provider, source: source)
-                status.state = .stale
-                status.lastAttempt = now
-                status.lastError = reason
-                status.lastErrorAt = now
-                status.consecutiveFailures += 1
-                return MergeResult(snapshot: replacingStatus(status, at: now), registry: registry, report: report)
+                return MergeResult(snapshot: remembering(rejection: reason, of: provider, previous: previous), registry: registry, report: report)
             }
         }
 
@@ -87,13 +81,11 @@ extension Snapshot {
             builder.applyFull(input, replacesTomorrow: !update.tomorrow.isEmpty)
         }
         builder.report(into: &report)
+        report.isTomorrowOnly = tomorrowOnly
 
         var status = previous ?? .initial(provider, source: source)
         let keepsSample = (update.isDelta || tomorrowOnly) && previous?.source == .sample
         status.source = keepsSample ? .sample : source
-        // Next-day prices say nothing about today's: a provider whose today feed is stale or failing stays so.
-        let keepsState = tomorrowOnly && (previous?.state == .stale || previous?.state == .failing)
-        if !keepsState { status.state = status.source == .sample ? .sample : .ok }
         status.tomorrow = Self.tomorrowHeld(in: builder.providerEntries, previous: previous?.tomorrow, at: now)
         if !update.isDelta && !tomorrowOnly && !update.stations.isEmpty {
             status.pendingRemoval = builder.pendingRemoval.isEmpty ? nil : builder.pendingRemoval
@@ -103,9 +95,7 @@ extension Snapshot {
             let asOf = min(update.asOf, now)
             status.asOf = update.isDelta ? max(status.asOf ?? asOf, asOf) : asOf
         }
-        status.lastAttempt = now
-        status.lastSuccess = now
-        status.consecutiveFailures = 0
+        if !update.isDelta && !tomorrowOnly { status.growthRejections = nil }
         status.stationCount = builder.providerEntries.count
         status.priceCount = builder.providerEntries.reduce(0) { $0 + $1.prices.count }
 
@@ -114,6 +104,15 @@ extension Snapshot {
             version: version + 1, changedAt: now, entries: others + builder.providerEntries,
             statuses: statuses.filter { $0.provider != provider } + [status])
         return MergeResult(snapshot: snapshot, registry: builder.registry, report: report)
+    }
+
+    /// A rejected feed leaves the data as it was. Only a growth rejection is remembered (the count of feeds in a
+    /// row that showed the growth), in the status without a new version: ETags and `Last-Modified` stay.
+    private func remembering(rejection reason: String, of provider: ProviderID, previous: ProviderStatus?) -> Snapshot {
+        let growth = reason.hasPrefix(FeedPolicy.growthReasonPrefix)
+        guard growth || previous?.growthRejections != nil, var status = previous else { return self }
+        status.growthRejections = growth ? (status.growthRejections ?? 0) + 1 : nil
+        return Snapshot(version: version, changedAt: changedAt, entries: entries, statuses: statuses.filter { $0.provider != provider } + [status])
     }
 
     /// Why a day-dated full update is stale at `now`, or nil.
@@ -154,9 +153,7 @@ extension Snapshot {
         // Ghost stations must not get in, or every real feed after them looks like "fewer than half".
         let allowed = FeedPolicy.growthAllowed(known: known)
         if !servesSample, known > 0, input.stationCount > known + allowed {
-            let confirmed = previous.map {
-                $0.lastError?.hasPrefix(FeedPolicy.growthReasonPrefix) == true && $0.consecutiveFailures >= FeedPolicy.confirmationsForGrowth - 1
-            } ?? false
+            let confirmed = (previous?.growthRejections ?? 0) >= FeedPolicy.confirmationsForGrowth - 1
             if !confirmed {
                 return "\(FeedPolicy.growthReasonPrefix): \(input.stationCount) stations, \(known) known (at most \(allowed) new at once; "
                     + "accepted when \(FeedPolicy.confirmationsForGrowth) feeds in a row show it)"

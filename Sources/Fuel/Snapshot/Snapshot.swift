@@ -5,7 +5,7 @@ import Foundation
 /// Lookup by id is O(1) through a dense id -> slot table (ids are small and dense), or a dictionary when the ids
 /// are too sparse for one (outside data with a huge id must not size an array).
 public struct Snapshot: Sendable, Hashable {
-    /// Increases by one with every change (merge, failure, rollover). Good for ETags.
+    /// Increases by one with every data change (merge, rollover). Good for ETags.
     public let version: UInt64
     /// The instant of the last change, nil for an empty initial snapshot. Good for `Last-Modified`.
     public let changedAt: Date?
@@ -82,19 +82,6 @@ public struct Snapshot: Sendable, Hashable {
     public var stationCount: Int { entries.count }
     public var priceCount: Int { entries.reduce(0) { $0 + $1.prices.count } }
 
-    /// A copy with a status replaced (or added), the version bumped and `changedAt` set.
-    public func replacingStatus(_ status: ProviderStatus, at now: Date) -> Snapshot {
-        Snapshot(
-            version: version + 1, changedAt: now, entries: entries,
-            statuses: statuses.filter { $0.provider != status.provider } + [status])
-    }
-
-    /// Records when the poller plans to try `provider` next.
-    public func settingNextPoll(_ nextPoll: Date?, for provider: ProviderID, at now: Date) -> Snapshot {
-        var status = status(of: provider) ?? .initial(provider)
-        status.nextPoll = nextPoll
-        return replacingStatus(status, at: now)
-    }
 }
 
 extension Snapshot: Codable {

@@ -34,13 +34,6 @@ public struct Dataset: Hashable, Codable, Sendable {
         return (next, result.report)
     }
 
-    public func markingFailure(provider: ProviderID, error: String, at now: Date) -> Dataset {
-        var next = self
-        next.snapshot = snapshot.markingFailure(provider: provider, error: error, at: now)
-        next.changes = changes.recording(from: snapshot, to: next.snapshot, at: now)
-        return next
-    }
-
     /// Rolls WA tomorrow prices into today's at 06:00 Perth and records the new day's trend points.
     /// Returns `self` unchanged when nothing rolls over.
     public func rollingOverTomorrow(at now: Date) -> Dataset {

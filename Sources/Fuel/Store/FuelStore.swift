@@ -68,11 +68,6 @@ public final class FuelStore<Extra: Sendable>: Sendable {
         return report!
     }
 
-    /// Marks a provider failing without touching its data.
-    public func markFailure(provider: ProviderID, error: String, at now: Date) {
-        update { $0.markingFailure(provider: provider, error: error, at: now) }
-    }
-
     /// Rolls WA tomorrow prices over when a trading day has started; cheap to call every minute.
     public func rollOver(at now: Date) {
         update { $0.rollingOverTomorrow(at: now) }

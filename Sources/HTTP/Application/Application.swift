@@ -13,7 +13,8 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     /// Global middleware, outermost first. Defaults: request logging, then error rendering.
     public var middleware: [any Middleware]
     public private(set) var routes: [Route] = []
-    public private(set) var services: [any LifecycleService] = []
+    public private(set) var services: [any Service] = []
+    private var serviceGroup: ServiceGroup?
     private var shutdownHooks: [() -> Void] = []
     private var httpServer: HTTPServer?
     private var frozenResponder: DefaultResponder?
@@ -36,7 +37,7 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         routes.append(route)
     }
 
-    public func register(service: any LifecycleService) {
+    public func register(service: any Service) {
         services.append(service)
     }
 
@@ -67,20 +68,22 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         let server = HTTPServer(configuration: self.server, responder: responder, metrics: responder.metrics, logger: logger)
         try server.start()
         httpServer = server
+        let group = ServiceGroup(services: services, logger: logger)
+        try group.start()
+        serviceGroup = group
         // The bound port, not the configured one: with port 0 only this line tells an operator where to connect.
         logger.notice("listening on http://\(self.server.hostname):\(server.port ?? self.server.port)")
-        for service in services {
-            try service.start()
-        }
     }
 
     /// The one shutdown order, safe to call twice: the listener closes (new connections are refused at once),
-    /// in-flight requests finish within the grace period, services stop in reverse registration order (so the
-    /// first registered, persistence, stops last and saves after every writer has stopped), then the hooks run.
+    /// in-flight requests finish within the grace period, services are cancelled and awaited in reverse
+    /// registration order (so the first registered, persistence, stops last and saves after every writer has
+    /// stopped), then the hooks run.
     public func shutdown() {
         httpServer?.shutdown()
         httpServer = nil
-        for service in services.reversed() { service.shutdown() }
+        serviceGroup?.stop()
+        serviceGroup = nil
         services = []
         let hooks = shutdownHooks
         shutdownHooks = []

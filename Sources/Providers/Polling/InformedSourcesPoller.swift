@@ -64,7 +64,7 @@ public actor InformedSourcesPoller: ProviderPoller {
             }
         }
         if adapted.tally.skipped > 0 { notes.append("skipped \(adapted.tally)") }
-        let report = sink.apply(adapted.update, nextPoll: next, at: now)
+        let report = sink.apply(adapted.update, at: now)
         return PollOutcome(.merged(report), next: next, notes: notes)
     }
 
@@ -165,7 +165,7 @@ public actor VICPoller: ProviderPoller {
                 return PollOutcome(PollFailure(adapter: error, request: request.label).outcome, next: next)
             }
             if adapted.tally.skipped > 0 { notes.append("skipped \(adapted.tally)") }
-            let report = sink.apply(adapted.update, nextPoll: next, at: now)
+            let report = sink.apply(adapted.update, at: now)
             return PollOutcome(.merged(report), next: next, notes: notes)
         }
     }

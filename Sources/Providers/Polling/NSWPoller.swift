@@ -61,7 +61,7 @@ public actor NSWPoller: ProviderPoller {
         // v1 carries NSW (and ACT) only; TAS has its own poller on v2.
         let update = adapted.first { $0.update.provider == .nsw }
             ?? Adapted(update: ProviderUpdate(provider: .nsw, stations: [], prices: [], asOf: now, isDelta: isDelta))
-        let report = sink.apply(update.update, nextPoll: next, at: now)
+        let report = sink.apply(update.update, at: now)
         if report.isApplied && !isDelta { lastFullDay = today }
         return PollOutcome(.merged(report), next: next, notes: update.tally.skipped > 0 ? ["skipped \(update.tally)"] : [])
     }
@@ -115,7 +115,7 @@ public actor TASPoller: ProviderPoller {
         // No TAS rows is an empty full update: the merge rejects it (stale) and keeps what we have.
         let update = adapted.first { $0.update.provider == .tas }?.update
             ?? ProviderUpdate(provider: .tas, stations: [], prices: [], asOf: now)
-        let report = sink.apply(update, nextPoll: next, at: now)
+        let report = sink.apply(update, at: now)
         return PollOutcome(.merged(report), next: next)
     }
 }

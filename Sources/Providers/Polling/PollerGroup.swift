@@ -1,11 +1,10 @@
 import Foundation
 import Fuel
-import Synchronization
 
-/// Runs each poller in its own `Task`: poll, record the outcome, log one line, sleep until the next step.
-/// Failures are marked on the sink (data untouched) and retried with backoff: `base` doubling per consecutive
-/// failure up to the poller's interval, with jitter (a random 50–100 % of that). `shutdown` cancels the tasks
-/// (in-flight requests are cancelled too) and waits for them to end.
+/// Runs each poller in its own child task: poll, record the outcome, log one line, sleep until the next step.
+/// Outcomes are recorded in `statuses` (the data untouched) and retried with backoff: `base` doubling per consecutive
+/// failure up to the poller's interval, with jitter (a random 50–100 % of that). `run()` returns once its task
+/// is cancelled (in-flight requests are cancelled too) and every poller has ended.
 public final class PollerGroup: Sendable {
     public struct Backoff: Sendable {
         public var base: TimeInterval
@@ -25,13 +24,14 @@ public final class PollerGroup: Sendable {
     let clock: @Sendable () -> Date
     /// What every step did, for `/metrics`.
     public let stats = PollStats()
-    private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let running = DispatchGroup()
+    /// Each provider's attempts, failures and next poll, for `/health` and `/metrics`.
+    public let statuses: ProviderStatusStore
 
     public init(
         pollers: [any ProviderPoller], sink: any ProviderSink, log: PollLog, backoff: Backoff = Backoff(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        statuses: ProviderStatusStore = ProviderStatusStore(), clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.statuses = statuses
         self.pollers = pollers
         self.sink = sink
         self.log = log
@@ -39,30 +39,13 @@ public final class PollerGroup: Sendable {
         self.clock = clock
     }
 
-    /// Starts one task per poller; returns at once. The first poll of each runs immediately.
-    public func start() {
-        tasks.withLock { tasks in
-            guard tasks.isEmpty else { return }
+    /// Polls until cancelled, one child task per poller. The first poll of each runs immediately.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
             for poller in pollers {
-                running.enter()
-                tasks.append(Task.detached(priority: .utility) { [self] in
-                    defer { running.leave() }
-                    await loop(poller)
-                })
+                group.addTask(priority: .utility) { await self.loop(poller) }
             }
         }
-    }
-
-    /// Cancels every poller and waits (at most `timeout`) for them to stop. Returns whether they all stopped.
-    @discardableResult
-    public func shutdown(timeout: TimeInterval) -> Bool {
-        let stopping = tasks.withLock { tasks in
-            let current = tasks
-            tasks = []
-            return current
-        }
-        stopping.forEach { $0.cancel() }
-        return running.wait(timeout: .now() + timeout) == .success
     }
 
     private func loop(_ poller: any ProviderPoller) async {
@@ -92,7 +75,7 @@ public final class PollerGroup: Sendable {
         switch outcome.result {
         case .merged(let report) where report.isApplied:
             failures = 0
-            sink.setNextPoll(outcome.next, for: provider, at: now)
+            statuses.record(outcome.result, for: provider, next: outcome.next, at: now)
             let status = sink.status(of: provider)
             let kind = report.isDelta ? " (delta)" : ""
             log(.info, "poll \(provider.rawValue) ok\(kind): \(status?.stationCount ?? 0) stations, \(status?.priceCount ?? 0) prices, \(report.pricesChanged) changed, \(report.rejectedOutliers) outliers, \(millis) ms, next \(Self.clockTime(outcome.next))\(notes)")
@@ -100,7 +83,7 @@ public final class PollerGroup: Sendable {
         case .merged(let report):
             failures += 1
             let next = retryTime(poller, failures: failures, now: now)
-            sink.setNextPoll(next, for: provider, at: now)
+            statuses.record(outcome.result, for: provider, next: next, at: now)
             let reason: String
             switch report.outcome {
             case .rejected(let text), .ignored(let text): reason = text
@@ -111,11 +94,11 @@ public final class PollerGroup: Sendable {
         case .failed(let error, let request):
             failures += 1
             let next = retryTime(poller, failures: failures, now: now)
-            sink.markFailure(provider, error: "\(request): \(error)", nextPoll: next, at: now)
+            statuses.record(outcome.result, for: provider, next: next, at: now)
             log(.warning, "poll \(provider.rawValue) failed (\(error.kind)): \(keeping(provider)), next in \(Self.duration(next.timeIntervalSince(now))) [\(request): \(error)]\(notes)")
             return next
         case .idle(let what):
-            sink.setNextPoll(outcome.next, for: provider, at: now)
+            statuses.record(outcome.result, for: provider, next: outcome.next, at: now)
             log(.info, "poll \(provider.rawValue): \(what), next \(Self.clockTime(outcome.next))")
             return outcome.next
         }

@@ -60,7 +60,7 @@ public actor WAPoller: ProviderPoller {
                 // The next step is decided as if today succeeded and published with the merge (one store update);
                 // a rejection is handled by the runner.
                 lastTodaySuccess = now
-                let applied = sink.apply(joined.update, nextPoll: nextPoll(after: now, sink: sink), at: now)
+                let applied = sink.apply(joined.update, at: now)
                 if !applied.isApplied { lastTodaySuccess = nil }
                 report = applied
                 if joined.tally.skipped > 0 { notes.append("skipped \(joined.tally)") }
@@ -83,7 +83,7 @@ public actor WAPoller: ProviderPoller {
                 } else {
                     // Tomorrow-only, never a full update: stations and today's prices stay as they are.
                     let update = ProviderUpdate(provider: .wa, stations: [], prices: [], tomorrow: dated, asOf: now, isDelta: true)
-                    let tomorrowReport = sink.apply(update, nextPoll: nil, at: now)
+                    let tomorrowReport = sink.apply(update, at: now)
                     let late = sink.status(of: .wa)?.tomorrow.map { " \(PollerGroup.duration($0.delay)) after 14:30" } ?? ""
                     notes.append("tomorrow (\(target)) published: \(tomorrowReport.tomorrowPrices) prices, first held\(late)")
                     if report == nil { report = tomorrowReport }

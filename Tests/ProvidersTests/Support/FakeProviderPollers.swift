@@ -6,6 +6,7 @@ import Fuel
 struct PollerHarness {
     let fake: FakeProvider
     let store = FuelStore()
+    let statuses = ProviderStatusStore()
     var sink: FuelStoreSink<Void> { FuelStoreSink(store: store) }
     static let retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02, maxRetryAfter: 1)
 
@@ -59,14 +60,20 @@ struct PollerHarness {
     func step(_ poller: any ProviderPoller, failures: Int = 0, at clock: @escaping @Sendable () -> Date = { Date() }) async -> [String] {
         let lines = LogLines()
         let group = PollerGroup(pollers: [poller], sink: sink, log: PollLog { _, line in lines.append(line) },
-                                backoff: .init(base: 30), clock: clock)
+                                backoff: .init(base: 30), statuses: statuses, clock: clock)
         var failures = failures
         _ = await group.step(poller, failures: &failures)
         return lines.all
     }
 
     var snapshot: Snapshot { store.current.snapshot }
-    func status(_ provider: ProviderID) -> ProviderStatus? { snapshot.status(of: provider) }
+    /// What `/health` would say of `provider`: its polls from the status store, its data from the snapshot.
+    func status(_ provider: ProviderID) -> PolledStatus? {
+        let data = snapshot.status(of: provider)
+        let health = statuses.health(of: provider)
+        guard data != nil || health != nil else { return nil }
+        return PolledStatus(health: health ?? ProviderHealth(), data: data)
+    }
     func stations(_ provider: ProviderID) -> [StationEntry] { snapshot.entries.filter { $0.station.provider == provider } }
 }
 
@@ -75,4 +82,15 @@ final class LogLines: @unchecked Sendable {
     private var lines: [String] = []
     func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+}
+
+struct PolledStatus {
+    var health: ProviderHealth
+    var data: ProviderStatus?
+    var state: ProviderHealth.State { health.state }
+    var source: DataSource? { data?.source }
+    var lastError: String? { health.lastError }
+    var consecutiveFailures: Int { health.consecutiveFailures }
+    var nextPoll: Date? { health.nextPoll }
+    var stationCount: Int { data?.stationCount ?? 0 }
 }
