@@ -3,8 +3,11 @@ import Fuel
 
 extension StationSharePage {
     /// Renders every part of `entry`'s page that does not depend on the request.
-    /// `status` is the station's provider as of the snapshot (data age, sample or live).
-    static func build(entry: StationEntry, status: ProviderStatus?, appStoreID: String?) -> StationSharePage {
+    /// `status` is the station's provider as of the snapshot (data age, sample or live); `versus` is each fuel's
+    /// price against its state's average (`FuelIndex.versusAverage`).
+    static func build(
+        entry: StationEntry, status: ProviderStatus?, appStoreID: String?, versus: (FuelType) -> Double? = { _ in nil }
+    ) -> StationSharePage {
         let station = entry.station
         let zone = station.state.zone
         let name = station.name.isEmpty ? (station.brand.isEmpty ? "Station \(station.id)" : station.brand) : station.name
@@ -84,6 +87,16 @@ extension StationSharePage {
             after.price(cheapest.price)
             after.raw("&nbsp;¢/L</p>\n")
         }
+        let comparisons = entry.prices.compactMap { price in versus(price.fuel).map { (price.fuel, $0) } }
+        if !comparisons.isEmpty {
+            after.raw("<ul class=\"versus\">\n")
+            for (fuel, difference) in comparisons {
+                after.raw("<li>")
+                after.text("\(fuel.displayName): \(versusWords(difference, state: station.state))")
+                after.raw("</li>\n")
+            }
+            after.raw("</ul>\n")
+        }
 
         var tail = HTMLWriter(capacity: 1024)
         if station.location.isValid, !(station.location.latitude == 0 && station.location.longitude == 0) {
@@ -112,6 +125,13 @@ extension StationSharePage {
         if let postcode = station.postcode, !postcode.isEmpty { locality += " " + postcode }
         parts.append(locality)
         return parts.joined(separator: ", ")
+    }
+
+    /// "4.2 c/L below the NSW average", "1.0 c/L above the NSW average", "at the NSW average" (within ±0.05).
+    static func versusWords(_ difference: Double, state: AustralianState) -> String {
+        guard abs(difference) >= VersusAverage.atAverageWithinCents else { return "at the \(state.rawValue) average" }
+        let amount = PriceTenths(cents: abs(difference))
+        return "\(amount) c/L \(difference < 0 ? "below" : "above") the \(state.rawValue) average"
     }
 
     /// For `description` and the link preview cards.
