@@ -14,6 +14,7 @@ struct DataDirectory: Sendable {
         case snapshot = "snapshot.bin"
         case registry = "registry.json"
         case history = "history.json"
+        case stationHistory = "station-history.bin"
     }
 
     /// A JSON snapshot (as `Run export` prints it) is imported when no binary snapshot exists.
@@ -43,6 +44,7 @@ struct DataDirectory: Sendable {
         let snapshot = readSnapshot(problems: &problems)
         let registry: StationRegistry? = read(.registry, problems: &problems, validate: LoadLimits.check)
         let history: History? = read(.history, problems: &problems, validate: LoadLimits.check)
+        let stationHistory = read(url(.stationHistory), problems: &problems) { try StationHistoryCodec.decode($0) }
         let resolvedSnapshot = snapshot ?? .empty
         // The snapshot's own ids are authoritative; the registry adds ids of stations not currently listed.
         let (resolvedRegistry, dropped) = (registry ?? StationRegistry()).repaired(against: resolvedSnapshot)
@@ -52,12 +54,14 @@ struct DataDirectory: Sendable {
             problems.append(message)
         }
         return Loaded(
-            dataset: Dataset(snapshot: resolvedSnapshot, registry: resolvedRegistry, history: history ?? History()),
+            dataset: Dataset(
+                snapshot: resolvedSnapshot, registry: resolvedRegistry, history: history ?? History(),
+                stationHistory: stationHistory ?? StationHistory()),
             hadSnapshot: snapshot.map { !$0.entries.isEmpty } ?? false,
             problems: problems)
     }
 
-    /// Writes all three files (re-creating the directory if it was deleted) and returns what they are on disk now.
+    /// Writes every file (re-creating the directory if it was deleted) and returns what they are on disk now.
     /// The registry goes first: beside an older snapshot a newer registry only knows more ids, never fewer.
     @discardableResult
     func save(_ dataset: Dataset) throws -> [FileIdentity] {
@@ -68,6 +72,7 @@ struct DataDirectory: Sendable {
         if dropped > 0 { logger.warning("data: \(dropped) stations or prices hold values a load would refuse; not saved") }
         try AtomicFile.write(FileSeal.seal(try SnapshotCodec.encode(snapshot)), to: url(.snapshot))
         try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.history))), to: url(.history))
+        try AtomicFile.write(FileSeal.seal(StationHistoryCodec.encode(dataset.stationHistory)), to: url(.stationHistory))
         return File.allCases.map { FileIdentity(path: url($0)) }
     }
 

@@ -22,6 +22,8 @@ struct RenderedSnapshot: Sendable {
     let overallMeta: DataMeta
     /// Each provider's clock: time-dependent answers about a state are judged by its provider's.
     let clocks: DataClocks
+    /// `/v1/fuels` and `/v1/brands`.
+    let reference: ReferenceResponses
 
     static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
@@ -87,7 +89,10 @@ struct RenderedSnapshot: Sendable {
             fragments: fragments, hashes: hashes, detailBodies: bodies, detailETags: etags, detailResponses: responses,
             lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall,
-            clocks: DataClocks(snapshot: snapshot)
+            clocks: DataClocks(snapshot: snapshot),
+            reference: ReferenceResponses.render(
+                snapshot, meta: { state in state.map { metaByState[AustralianState.allCases.firstIndex(of: $0)!] } ?? overall },
+                lastModified: lastModified)
         )
     }
 
