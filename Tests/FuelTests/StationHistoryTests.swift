@@ -72,6 +72,25 @@ import Testing
         #expect(PriceMark(at: Fixture.date("2019-01-01T00:00:00Z"), price: PriceTenths(tenths: 99_999)) == PriceMark(seconds: 0, tenths: .max))
     }
 
+    @Test func tracksSharingStorageNeverSeeEachOthersMarks() {
+        let mark = { (seconds: Int32) in PriceMark(seconds: seconds, tenths: Int16(1_000 + seconds)) }
+        var base = PriceTrack([mark(1), mark(2)])
+        for seconds in 3...20 { base.append(mark(Int32(seconds))) }
+        var left = base, right = base
+        left.append(mark(100))
+        right.append(mark(200))
+        right.append(mark(201))
+        #expect(base.marks == (1...20).map { mark(Int32($0)) })
+        #expect(left.marks == base.marks + [mark(100)])
+        #expect(right.marks == base.marks + [mark(200), mark(201)])
+        var pruned = right
+        pruned.removeFirst(15)
+        #expect(pruned.marks == Array(right.marks.dropFirst(15)))
+        #expect(right.count == 22 && pruned.count == 7)
+        pruned.append(mark(300))
+        #expect(right.marks.last == mark(201) && pruned.marks.last == mark(300))
+    }
+
     // MARK: Daily buckets
 
     func mark(_ text: String, _ tenths: Int) -> PriceMark { PriceMark(at: Fixture.date(text), price: PriceTenths(tenths: tenths)) }

@@ -17,10 +17,11 @@ enum StationHistoryCodec {
         let keys = history.tracks.keys.sorted()
         out.u32(UInt32(keys.count))
         for key in keys {
-            let marks = history.tracks[key]!
+            let track = history.tracks[key]!
             out.u64(key)
-            out.u32(UInt32(marks.count))
-            for mark in marks {
+            out.u32(UInt32(track.count))
+            for position in 0..<track.count {
+                let mark = track[position]
                 out.u32(UInt32(bitPattern: mark.seconds))
                 withUnsafeBytes(of: UInt16(bitPattern: mark.tenths).littleEndian) { out.bytes.append(contentsOf: $0) }
             }
@@ -45,7 +46,7 @@ enum StationHistoryCodec {
             offset = magic.count
             let count = Int(try u32())
             guard count <= maxTracks else { throw malformed("\(count) tracks") }
-            var tracks: [UInt64: [PriceMark]] = [:]
+            var tracks: [UInt64: PriceTrack] = [:]
             tracks.reserveCapacity(count)
             for _ in 0..<count {
                 try need(8)
@@ -68,7 +69,7 @@ enum StationHistoryCodec {
                     }
                     marks.append(PriceMark(seconds: seconds, tenths: tenths))
                 }
-                tracks[key] = marks
+                tracks[key] = PriceTrack(marks)
             }
             guard offset == raw.count else { throw malformed("trailing bytes") }
             return StationHistory(tracks: tracks)

@@ -26,7 +26,7 @@ extension StationHistory {
     /// The same tracks keyed by `target`'s ids: each station is found by its provider key in `source`. Tracks of
     /// stations `target` does not know are dropped.
     public func rekeyed(from source: StationRegistry, to target: StationRegistry) -> StationHistory {
-        var tracks: [UInt64: [PriceMark]] = [:]
+        var tracks: [UInt64: PriceTrack] = [:]
         for (key, marks) in self.tracks {
             guard let fuel = Self.fuel(of: key), let stationKey = source.key(owning: Self.station(of: key)),
                 let id = target.id(for: stationKey)

@@ -12,11 +12,13 @@ public struct StationHistory: Hashable, Sendable {
     public static let retentionDays = 100
 
     /// Packed `StationID` and fuel ordinal (`key(_:_:)`) -> marks, oldest first.
-    public private(set) var tracks: [UInt64: [PriceMark]]
+    public private(set) var tracks: [UInt64: PriceTrack]
 
     public init() { tracks = [:] }
 
-    public init(tracks: [UInt64: [PriceMark]]) { self.tracks = tracks }
+    public init(tracks: [UInt64: PriceTrack]) { self.tracks = tracks.filter { !$0.value.isEmpty } }
+
+    public init(tracks: [UInt64: [PriceMark]]) { self.init(tracks: tracks.mapValues(PriceTrack.init)) }
 
     public static func key(_ station: StationID, _ fuel: FuelType) -> UInt64 {
         UInt64(UInt32(truncatingIfNeeded: station.rawValue)) << 8 | UInt64(fuel.ordinal)
@@ -30,7 +32,7 @@ public struct StationHistory: Hashable, Sendable {
     }
 
     public func marks(_ station: StationID, _ fuel: FuelType) -> [PriceMark] {
-        tracks[Self.key(station, fuel)] ?? []
+        tracks[Self.key(station, fuel)]?.marks ?? []
     }
 
     public var markCount: Int { tracks.values.reduce(0) { $0 + $1.count } }
@@ -41,14 +43,14 @@ public struct StationHistory: Hashable, Sendable {
         let mark = PriceMark(at: price.updatedAt, price: price.price)
         let key = Self.key(station, price.fuel)
         guard let last = tracks[key]?.last else {
-            tracks[key] = [mark]
+            tracks[key] = PriceTrack([mark])
             return
         }
         guard last.tenths != mark.tenths, mark.seconds >= last.seconds else { return }
         if mark.seconds == last.seconds {
-            tracks[key]![tracks[key]!.count - 1] = mark
+            tracks[key]!.replaceLast(with: mark)
         } else {
-            tracks[key, default: []].append(mark)
+            tracks[key]!.append(mark)
         }
     }
 
@@ -68,8 +70,9 @@ public struct StationHistory: Hashable, Sendable {
 
     /// Drops the marks older than `cutoff` except the newest of them (the price in effect at `cutoff`).
     mutating func prune(_ key: UInt64, before cutoff: Int32) {
-        guard let marks = tracks[key], marks.count > 1, marks[1].seconds <= cutoff else { return }
-        let inEffect = marks.lastIndex { $0.seconds <= cutoff }!
+        guard let track = tracks[key], track.count > 1, track[1].seconds <= cutoff else { return }
+        var inEffect = 1
+        while inEffect + 1 < track.count, track[inEffect + 1].seconds <= cutoff { inEffect += 1 }
         tracks[key]!.removeFirst(inEffect)
     }
 }
@@ -96,7 +99,7 @@ extension StationHistory: Codable {
         for key in tracks.keys.sorted() {
             guard let fuel = Self.fuel(of: key) else { continue }
             var row: [Int64] = [Int64(Self.station(of: key).rawValue), Int64(fuel.ordinal)]
-            for mark in tracks[key]! { row += [Int64(mark.seconds), Int64(mark.tenths)] }
+            for mark in tracks[key]!.marks { row += [Int64(mark.seconds), Int64(mark.tenths)] }
             try container.encode(row)
         }
     }
