@@ -1,7 +1,10 @@
 import Foundation
 import Fuel
 
-/// The whole dataset as one binary body for followers: the binary snapshot, then registry and history as JSON.
+/// The whole dataset as one binary body for followers: the binary snapshot, then registry and history as JSON,
+/// then the station price history (`StationHistoryCodec`). A payload from a leader older than station history ends
+/// after the history and still decodes (with none); a follower older than it refuses the extra blob, so upgrade
+/// followers first.
 enum ReplicationPayload {
     static let magic: [UInt8] = Array("PTYREPL1".utf8)
     static let contentType = "application/vnd.petty.dataset"
@@ -12,6 +15,7 @@ enum ReplicationPayload {
         out.blob(try SnapshotCodec.encode(dataset.snapshot))
         out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.registry)))
         out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.history)))
+        out.blob(StationHistoryCodec.encode(dataset.stationHistory))
         return out.bytes
     }
 
@@ -23,8 +27,10 @@ enum ReplicationPayload {
         let snapshot = try SnapshotCodec.decode(Array(try input.blob()))
         let registry = try DataDirectory.jsonDecoder().decode(StationRegistry.self, from: Data(try input.blob()))
         let history = try DataDirectory.jsonDecoder().decode(History.self, from: Data(try input.blob()))
+        let stationHistory = input.isAtEnd ? StationHistory() : try StationHistoryCodec.decode(Array(try input.blob()))
         guard input.isAtEnd else { throw SnapshotCodec.Malformed(description: "trailing bytes") }
-        return Dataset(snapshot: snapshot, registry: registry.reconciled(with: snapshot), history: history)
+        return Dataset(
+            snapshot: snapshot, registry: registry.reconciled(with: snapshot), history: history, stationHistory: stationHistory)
     }
 
     /// One validator per published dataset, shared by the leader and every follower that copied it.
