@@ -6,7 +6,8 @@ import Foundation
 /// the fuel is a change; a re-confirmed price is not), keyed by our station id. Each provider's tracks are pruned
 /// against its own `asOf`: marks more than `retentionDays` (100) old are dropped, except the newest of them, the
 /// price still in effect when the window opens, so a station whose price has not moved for months keeps it.
-/// At least `minimumDays` (90) are always kept. Tracks of stations that leave a feed stay until they age out.
+/// At least `minimumDays` (90) are always kept. Tracks of stations that leave a feed are kept as they are (like their
+/// registry ids): pruning runs only on the tracks a merge touches.
 public struct StationHistory: Hashable, Sendable {
     public static let minimumDays = 90
     public static let retentionDays = 100
