@@ -71,6 +71,8 @@ func routes(_ app: Application, context: PettyContext) throws {
     try app.register(collection: StationsController(context: context))
     try app.register(collection: PricesController(context: context))
     try app.register(collection: AveragesController(context: context))
+    try app.register(collection: ReferenceController(context: context))
+    try app.register(collection: StationHistoryController(context: context))
     try app.register(collection: TomorrowController(context: context))
     let advice = AdviceCache()
     try app.register(collection: AdviceController(context: context, cache: advice))
@@ -123,6 +125,9 @@ struct DataBootstrap {
         dataset.history = History.replaying(bundle.history, into: dataset.history, source: .sample)
         // Perth's metro U91 before and between the captured WA days: FuelWatch's own published Metro averages.
         dataset.history = dataset.history.fillingMetro(.perth, .U91, with: try SampleData.perthMetroReport())
+        // Each station's price history starts from the recorded days (VIC's 50-day panel, WA's daily captures).
+        // Replayed with scratch ids, so the current payloads below assign ids exactly as without it; re-keyed after.
+        let seeded = StationHistory.replaying(bundle.history, registry: StationRegistry(), source: .sample)
         // A recorded history that follows a panel of stations (VIC: 120 of 1,754) must not end on a point over the
         // whole state: the cycle position would then compare different populations. Such a current payload
         // is served, but adds no trend point.
@@ -140,6 +145,9 @@ struct DataBootstrap {
             if let panel = panels[update.provider], panel < update.stations.count { dataset.history = history }
             if !report.isApplied { logger.warning("sample \(update.provider.rawValue) not applied: \(report.outcome)") }
         }
+        var stationHistory = seeded.history.rekeyed(from: seeded.registry, to: dataset.registry)
+        for status in dataset.snapshot.statuses { stationHistory = stationHistory.recording(dataset.snapshot, provider: status.provider) }
+        dataset.stationHistory = stationHistory
         let states = Set(dataset.snapshot.entries.map(\.station.state)).sorted().map(\.rawValue).joined(separator: ",")
         logger.notice("no persisted data: seeded SAMPLE data (\(dataset.snapshot.stationCount) stations, \(dataset.snapshot.priceCount) prices, states \(states), \(bundle.history.count) historical payloads) in \(Self.millis(since: started)) ms")
         return dataset

@@ -65,5 +65,12 @@ import Testing
         #expect(try app.test(.GET, "/internal/v1/dataset", headers: ["If-None-Match": etag]).status == .notModified)
         let dataset = try ReplicationPayload.decode(first.body)
         #expect(dataset.snapshot == AppTestSupport.sampleDataset.snapshot)
+        // Followers serve station price history too.
+        #expect(!dataset.stationHistory.tracks.isEmpty)
+        #expect(dataset.stationHistory == AppTestSupport.sampleDataset.stationHistory)
+        // A leader from before station history ends after the trend history: still accepted, with none.
+        let older = Array(first.body.dropLast(4 + StationHistoryCodec.encode(dataset.stationHistory).count))
+        let fromOlder = try ReplicationPayload.decode(older)
+        #expect(fromOlder.snapshot == dataset.snapshot && fromOlder.stationHistory.tracks.isEmpty)
     }
 }

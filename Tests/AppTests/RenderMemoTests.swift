@@ -11,7 +11,7 @@ import Testing
         }
         let before = store.current
         let sources = Dictionary(uniqueKeysWithValues: before.snapshot.statuses.map { ($0.provider, $0.source) })
-        #expect(memo.fragments(for: before.snapshot.entries, sources: sources, marks: RenderedSnapshot.marks(before.index)) != nil)
+        #expect(memo.fragments(for: before.snapshot.entries, sources: sources, marks: RenderedSnapshot.marks(before.index), averages: AustralianState.allCases.map { before.index.averagesHash(of: $0) }) != nil)
 
         // A growth rejection is remembered in the status alone (see `Snapshot.merging`).
         store.update { dataset in

@@ -51,7 +51,7 @@ import HTTP
         // Its JSON says so.
         let rendered = RenderedSnapshot.render(AppTestSupport.sampleDataset, index: index)
         let json = String(decoding: rendered.fragments[slots[0]], as: UTF8.self)
-        #expect(json.contains("\"price\":350.0,\"updated_at\":") && json.contains("\"implausible\":true"))
+        #expect(json.contains("\"price\":350.0,\"vs_average\":null,\"updated_at\":") && json.contains("\"implausible\":true"))
     }
 
     @Test func cheapestNeverOffersAYearsOldPrice() throws {
@@ -119,12 +119,12 @@ import HTTP
     @Test func flaggedPricesAreServedWithTheirFlags() throws {
         let app = try AppTestSupport.sampleApp()
         let stale = text(try app.test(.GET, "/v1/stations/2593"))
-        #expect(stale.contains("\"fuel\":\"LPG\",\"fuel_name\":\"LPG\",\"price\":89.9,\"updated_at\":\"2023-06-20"))
+        #expect(stale.contains("\"fuel\":\"LPG\",\"fuel_name\":\"LPG\",\"price\":89.9,\"vs_average\":null,\"updated_at\":\"2023-06-20"))
         #expect(stale.contains("\"stale\":true"))
         let placeholder = text(try app.test(.GET, "/v1/stations/4896"))
         #expect(placeholder.contains("\"implausible\":true"))
         let cheapest = text(try app.test(.GET, "/v1/prices/cheapest?fuel=LPG&state=NSW&limit=50"))
-        #expect(!cheapest.contains("\"price\":89.9,\"updated_at\":\"2023-06-20"))
+        #expect(!cheapest.contains("\"price\":89.9,\"vs_average\":null,\"updated_at\":\"2023-06-20"))
         #expect(!cheapest.contains("\"id\":2593,"))
     }
 

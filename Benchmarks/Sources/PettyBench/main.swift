@@ -2,6 +2,7 @@
 //
 //   PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
 //   PettyBench merge-nsw [--payload FILE] [--runs 5] [--base sample|DIR]
+//   PettyBench history-memory [--stations 8000] [--prices 30000] [--days 90] [--changes-per-day 1] [--seed 42]
 //
 // Build with `swift build -c release --product PettyBench`; timings from a debug build mean nothing.
 import Foundation
@@ -17,10 +18,13 @@ do {
         try LargeDataset.run(Options(arguments.dropFirst()))
     case "merge-nsw":
         try MergeNSW.run(Options(arguments.dropFirst()))
+    case "history-memory":
+        try HistoryMemory.run(Options(arguments.dropFirst()))
     default:
         FileHandle.standardError.write(Data("""
             usage: PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
                    PettyBench merge-nsw [--payload FILE] [--runs 5] [--base sample|DIR]
+                   PettyBench history-memory [--stations 8000] [--prices 30000] [--days 90] [--changes-per-day 1] [--seed 42]
 
             """.utf8))
         exit(2)

@@ -7,8 +7,12 @@ enum StationEncoding {
     /// The domain's one statement of each provider's publication delay (`HistoryDay.dataDelay`), in hours.
     static let delayHours: [ProviderID: Int] = HistoryDay.dataDelay.mapValues { Int($0 / 3_600) }
 
-    /// `standing` says, per fuel, why a price does not count (written as `"stale"` / `"implausible"`).
-    static func fragment(_ entry: StationEntry, source: DataSource, standing: (FuelType) -> PriceStanding = { _ in [] }) -> [UInt8] {
+    /// `standing` says, per fuel, why a price does not count (written as `"stale"` / `"implausible"`); `versus` is
+    /// the price minus its state's average (`FuelIndex.versusAverage`), written as `vs_average`.
+    static func fragment(
+        _ entry: StationEntry, source: DataSource, standing: (FuelType) -> PriceStanding = { _ in [] },
+        versus: (FuelType) -> Double? = { _ in nil }
+    ) -> [UInt8] {
         let station = entry.station
         var json = JSONWriter(capacity: 320 + entry.prices.count * 110)
         json.raw("{\"id\":")
@@ -41,7 +45,7 @@ enum StationEncoding {
         json.raw(",\"prices\":[")
         for (index, price) in entry.prices.enumerated() {
             if index > 0 { json.raw(",") }
-            writePrice(price, standing: standing(price.fuel), into: &json)
+            writePrice(price, standing: standing(price.fuel), versus: versus(price.fuel), into: &json)
         }
         json.raw("]")
         return json.bytes
@@ -55,13 +59,15 @@ enum StationEncoding {
         return marks
     }
 
-    static func writePrice(_ price: StationPrice, standing: PriceStanding = [], into json: inout JSONWriter) {
+    static func writePrice(_ price: StationPrice, standing: PriceStanding = [], versus: Double? = nil, into json: inout JSONWriter) {
         json.raw("{\"fuel\":")
         json.string(price.fuel.rawValue)
         json.raw(",\"fuel_name\":")
         json.string(price.fuel.displayName)
         json.raw(",\"price\":")
         json.price(price.price)
+        json.raw(",\"vs_average\":")
+        if let versus { json.decimal(VersusAverage.rounded(versus), places: 1) } else { json.null() }
         json.raw(",\"updated_at\":")
         json.string(ISOTimestamp.string(price.updatedAt))
         // Present only when true, so the usual price object is unchanged.

@@ -25,7 +25,9 @@ final class SharePageCache: Sendable {
         }
         if let cached { return cached }
         let entry = view.snapshot.entries[slot]
-        let page = StationSharePage.build(entry: entry, status: view.snapshot.status(of: entry.station.provider), appStoreID: appStoreID)
+        let page = StationSharePage.build(
+            entry: entry, status: view.snapshot.status(of: entry.station.provider), appStoreID: appStoreID,
+            versus: { view.index.versusAverage($0, slot: slot) })
         state.withLock { state in
             if state.view !== view {
                 guard state.view == nil || view.version >= state.version else { return }

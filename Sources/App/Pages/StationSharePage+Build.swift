@@ -3,8 +3,11 @@ import Fuel
 
 extension StationSharePage {
     /// Renders every part of `entry`'s page that does not depend on the request.
-    /// `status` is the station's provider as of the snapshot (data age, sample or live).
-    static func build(entry: StationEntry, status: ProviderStatus?, appStoreID: String?) -> StationSharePage {
+    /// `status` is the station's provider as of the snapshot (data age, sample or live); `versus` is each fuel's
+    /// price against its state's average (`FuelIndex.versusAverage`).
+    static func build(
+        entry: StationEntry, status: ProviderStatus?, appStoreID: String?, versus: (FuelType) -> Double? = { _ in nil }
+    ) -> StationSharePage {
         let station = entry.station
         let zone = station.state.zone
         let name = station.name.isEmpty ? (station.brand.isEmpty ? "Station \(station.id)" : station.brand) : station.name
@@ -49,6 +52,17 @@ extension StationSharePage {
                 body.raw("</td></tr>\n")
             }
             body.raw("</table>\n")
+        }
+        // How each price compares with its area, fuel by fuel (a station's cheapest fuel says nothing about its prices).
+        let comparisons = entry.prices.compactMap { price in versus(price.fuel).map { (price.fuel, $0) } }
+        if !comparisons.isEmpty {
+            body.raw("<ul class=\"versus\">\n")
+            for (fuel, difference) in comparisons {
+                body.raw("<li>")
+                body.text("\(fuel.displayName): \(versusWords(difference, state: station.state))")
+                body.raw("</li>\n")
+            }
+            body.raw("</ul>\n")
         }
 
         var tail = HTMLWriter(capacity: 1024)
@@ -108,6 +122,13 @@ extension StationSharePage {
         if let postcode = station.postcode, !postcode.isEmpty { locality += " " + postcode }
         parts.append(locality)
         return parts.joined(separator: ", ")
+    }
+
+    /// "4.2 c/L below the NSW average", "1.0 c/L above the NSW average", "at the NSW average" (within ±0.05).
+    static func versusWords(_ difference: Double, state: AustralianState) -> String {
+        guard abs(difference) >= VersusAverage.atAverageWithinCents else { return "at the \(state.rawValue) average" }
+        let amount = PriceTenths(cents: abs(difference))
+        return "\(amount) c/L \(difference < 0 ? "below" : "above") the \(state.rawValue) average"
     }
 
     /// `p.notice`, above the prices, so nobody mistakes a recording for today's prices.

@@ -15,6 +15,7 @@ struct DataDirectory: Sendable {
         case registry = "registry.json"
         case history = "history.json"
         case changes = "changes.json"
+        case stationHistory = "station-history.bin"
     }
 
     /// A JSON snapshot (as `Run export` prints it) is imported when no binary snapshot exists.
@@ -45,6 +46,7 @@ struct DataDirectory: Sendable {
         let registry: StationRegistry? = read(.registry, problems: &problems, validate: LoadLimits.check)
         let history: History? = read(.history, problems: &problems, validate: LoadLimits.check)
         let changes: ChangeLog? = read(.changes, problems: &problems, validate: LoadLimits.check)
+        let stationHistory = read(url(.stationHistory), problems: &problems) { try StationHistoryCodec.decode($0) }
         let resolvedSnapshot = snapshot ?? .empty
         // The snapshot's own ids are authoritative; the registry adds ids of stations not currently listed.
         let (resolvedRegistry, dropped) = (registry ?? StationRegistry()).repaired(against: resolvedSnapshot)
@@ -54,12 +56,14 @@ struct DataDirectory: Sendable {
             problems.append(message)
         }
         return Loaded(
-            dataset: Dataset(snapshot: resolvedSnapshot, registry: resolvedRegistry, history: history ?? History(), changes: changes),
+            dataset: Dataset(
+                snapshot: resolvedSnapshot, registry: resolvedRegistry, history: history ?? History(), changes: changes,
+                stationHistory: stationHistory ?? StationHistory()),
             hadSnapshot: snapshot.map { !$0.entries.isEmpty } ?? false,
             problems: problems)
     }
 
-    /// Writes all four files (re-creating the directory if it was deleted) and returns what they are on disk now.
+    /// Writes every file (re-creating the directory if it was deleted) and returns what they are on disk now.
     /// The registry goes first: beside an older snapshot a newer registry only knows more ids, never fewer.
     @discardableResult
     func save(_ dataset: Dataset) throws -> [FileIdentity] {
@@ -72,6 +76,7 @@ struct DataDirectory: Sendable {
         try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.history))), to: url(.history))
         // After the snapshot: a log saved beside another snapshot version is not trusted (`ChangeLog.describes`).
         try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.changes))), to: url(.changes))
+        try AtomicFile.write(FileSeal.seal(StationHistoryCodec.encode(dataset.stationHistory)), to: url(.stationHistory))
         return File.allCases.map { FileIdentity(path: url($0)) }
     }
 

@@ -2,7 +2,9 @@ import Foundation
 import Fuel
 
 /// The whole dataset as one binary body for followers: the binary snapshot, then registry, history and the sync
-/// change log as JSON. The log is the leader's, so a cursor one node issued is valid on every node.
+/// change log as JSON, then the station price history (`StationHistoryCodec`). The log is the leader's, so a cursor
+/// one node issued is valid on every node. A payload from a leader older than the log or the station history ends
+/// early and still decodes (with none); a follower older than them refuses the extra blobs, so upgrade followers first.
 enum ReplicationPayload {
     static let magic: [UInt8] = Array("PTYREPL1".utf8)
     static let contentType = "application/vnd.petty.dataset"
@@ -14,6 +16,7 @@ enum ReplicationPayload {
         out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.registry)))
         out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.history)))
         out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.changes)))
+        out.blob(StationHistoryCodec.encode(dataset.stationHistory))
         return out.bytes
     }
 
@@ -32,8 +35,11 @@ enum ReplicationPayload {
             try LoadLimits.check(log)
             changes = log
         }
+        let stationHistory = input.isAtEnd ? StationHistory() : try StationHistoryCodec.decode(Array(try input.blob()))
         guard input.isAtEnd else { throw SnapshotCodec.Malformed(description: "trailing bytes") }
-        return Dataset(snapshot: snapshot, registry: registry.reconciled(with: snapshot), history: history, changes: changes)
+        return Dataset(
+            snapshot: snapshot, registry: registry.reconciled(with: snapshot), history: history, changes: changes,
+            stationHistory: stationHistory)
     }
 
     /// One validator per published dataset, shared by the leader and every follower that copied it.

@@ -29,6 +29,8 @@ struct RenderedSnapshot: Sendable {
     let clocks: DataClocks
     /// Incremental sync's feed (`/v1/prices/changes`); its end is the lists' `meta.sync_token`.
     let changeFeed: ChangeFeed
+    /// `/v1/fuels` and `/v1/brands`.
+    let reference: ReferenceResponses
 
     static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
@@ -38,7 +40,9 @@ struct RenderedSnapshot: Sendable {
         // changes few prices).
         // A price's flags (stale, implausible) depend on the whole snapshot, so they are part of what must match.
         let marks = Self.marks(index)
-        let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider, marks: marks)
+        // `vs_average` depends on the state's averages: JSON is reused only against equal ones.
+        let averageHashes = AustralianState.allCases.map { index.averagesHash(of: $0) }
+        let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes)
         let previous = reused == nil ? memo?.byID() : nil
         let changeFeed = ChangeFeed(index: index, log: dataset.changes)
         let syncToken = changeFeed.end.token
@@ -64,14 +68,14 @@ struct RenderedSnapshot: Sendable {
                 fragment = reused.fragments[slot]
                 hash = reused.hashes[slot]
             } else if let old = previous?[entry.id], old.entry == entry, old.source == sourceByProvider[entry.station.provider],
-                old.marks == marks[slot]
+                old.marks == marks[slot], old.averages == averageHashes[AustralianState.allCases.firstIndex(of: entry.station.state)!]
             {
                 fragment = old.fragment
                 hash = old.hash
             } else {
-                fragment = StationEncoding.fragment(entry, source: sourceByProvider[entry.station.provider] ?? .live) {
-                    index.standing($0, slot: slot)
-                }
+                fragment = StationEncoding.fragment(
+                    entry, source: sourceByProvider[entry.station.provider] ?? .live,
+                    standing: { index.standing($0, slot: slot) }, versus: { index.versusAverage($0, slot: slot) })
                 hash.combine(fragment)
             }
             let contentHash = hash
@@ -87,7 +91,8 @@ struct RenderedSnapshot: Sendable {
             etags.append(hash.etag)
         }
         memo?.remember(
-            entries: snapshot.entries, sources: sourceByProvider, marks: marks, fragments: fragments, hashes: hashes.map { FNV1a(value: $0) })
+            entries: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes, fragments: fragments,
+            hashes: hashes.map { FNV1a(value: $0) })
         let changed = snapshot.changedAt ?? Date()
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
         let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified) }
@@ -96,7 +101,10 @@ struct RenderedSnapshot: Sendable {
             detailBodies: bodies, detailETags: etags, detailResponses: responses,
             openNowAtRender: openNow, lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall,
-            clocks: DataClocks(snapshot: snapshot), changeFeed: changeFeed
+            clocks: DataClocks(snapshot: snapshot), changeFeed: changeFeed,
+            reference: ReferenceResponses.render(
+                snapshot, meta: { state in state.map { metaByState[AustralianState.allCases.firstIndex(of: $0)!] } ?? overall },
+                lastModified: lastModified)
         )
     }
 
@@ -121,34 +129,46 @@ final class RenderMemo: Sendable {
         var entries: [StationEntry]
         var sources: [ProviderID: DataSource]
         var marks: [UInt32]
+        /// `FuelIndex.averagesHash` by state ordinal.
+        var averages: [Int]
         var fragments: [[UInt8]]
         var hashes: [FNV1a]
     }
 
     private let last = Mutex<Memo?>(nil)
 
-    func fragments(for entries: [StationEntry], sources: [ProviderID: DataSource], marks: [UInt32]) -> (fragments: [[UInt8]], hashes: [FNV1a])? {
+    func fragments(
+        for entries: [StationEntry], sources: [ProviderID: DataSource], marks: [UInt32], averages: [Int]
+    ) -> (fragments: [[UInt8]], hashes: [FNV1a])? {
         last.withLock { memo in
-            guard let memo, memo.sources == sources, memo.marks == marks, Self.sameStorage(memo.entries, entries) else { return nil }
+            guard let memo, memo.sources == sources, memo.marks == marks, memo.averages == averages, Self.sameStorage(memo.entries, entries)
+            else { return nil }
             return (memo.fragments, memo.hashes)
         }
     }
 
     /// The last render per station id, for reuse station by station.
-    func byID() -> [StationID: (entry: StationEntry, source: DataSource?, marks: UInt32, fragment: [UInt8], hash: FNV1a)]? {
+    typealias Reusable = (entry: StationEntry, source: DataSource?, marks: UInt32, averages: Int, fragment: [UInt8], hash: FNV1a)
+
+    func byID() -> [StationID: Reusable]? {
         last.withLock { memo in
             guard let memo else { return nil }
-            var table: [StationID: (entry: StationEntry, source: DataSource?, marks: UInt32, fragment: [UInt8], hash: FNV1a)] = [:]
+            var table: [StationID: Reusable] = [:]
             table.reserveCapacity(memo.entries.count)
             for (slot, entry) in memo.entries.enumerated() {
-                table[entry.id] = (entry, memo.sources[entry.station.provider], memo.marks[slot], memo.fragments[slot], memo.hashes[slot])
+                table[entry.id] = (
+                    entry, memo.sources[entry.station.provider], memo.marks[slot], memo.averages[AustralianState.allCases.firstIndex(of: entry.station.state)!],
+                    memo.fragments[slot], memo.hashes[slot]
+                )
             }
             return table
         }
     }
 
-    func remember(entries: [StationEntry], sources: [ProviderID: DataSource], marks: [UInt32], fragments: [[UInt8]], hashes: [FNV1a]) {
-        last.withLock { $0 = Memo(entries: entries, sources: sources, marks: marks, fragments: fragments, hashes: hashes) }
+    func remember(
+        entries: [StationEntry], sources: [ProviderID: DataSource], marks: [UInt32], averages: [Int], fragments: [[UInt8]], hashes: [FNV1a]
+    ) {
+        last.withLock { $0 = Memo(entries: entries, sources: sources, marks: marks, averages: averages, fragments: fragments, hashes: hashes) }
     }
 
     static func sameStorage(_ a: [StationEntry], _ b: [StationEntry]) -> Bool {

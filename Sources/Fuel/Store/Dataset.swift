@@ -1,23 +1,25 @@
 import Foundation
 
-/// What the store holds and the App persists: the snapshot, the id registry, the trend history and the change log
-/// incremental sync reads. They change together, so one writer step updates all of them.
+/// What the store holds and the App persists: the snapshot, the id registry, the trend history, each station's price
+/// history and the change log incremental sync reads. They change together, so one writer step updates all of them.
 public struct Dataset: Hashable, Codable, Sendable {
     public var snapshot: Snapshot
     public var registry: StationRegistry
     public var history: History
     public var changes: ChangeLog
+    public var stationHistory = StationHistory()
 
     /// A registry missing some of the snapshot's stations (restored without its file) adopts their ids; a change
     /// log that does not describe the snapshot (missing, or saved beside another one) starts again after it.
     public init(
         snapshot: Snapshot = .empty, registry: StationRegistry = StationRegistry(), history: History = History(),
-        changes: ChangeLog? = nil
+        changes: ChangeLog? = nil, stationHistory: StationHistory = StationHistory()
     ) {
         self.snapshot = snapshot
         self.registry = registry.reconciled(with: snapshot)
         self.history = history
         self.changes = changes.flatMap { $0.describes(snapshot) ? $0 : nil } ?? ChangeLog(restartingAt: snapshot)
+        self.stationHistory = stationHistory
     }
 
     /// Merges an update (see `Snapshot.merging`) and, when applied, records the trend points of the
@@ -30,6 +32,7 @@ public struct Dataset: Hashable, Codable, Sendable {
         next.changes = changes.recording(from: snapshot, to: result.snapshot, at: now)
         if result.report.isApplied {
             next.history = history.recording(result.snapshot, provider: update.provider, describedDay: update.describedDay)
+            next.stationHistory = stationHistory.recording(result.snapshot, provider: update.provider)
         }
         return (next, result.report)
     }
@@ -44,6 +47,7 @@ public struct Dataset: Hashable, Codable, Sendable {
         next.changes = changes.recording(from: snapshot, to: rolled, at: now)
         let providers = Set(rolled.entries.lazy.filter { $0.station.state == .WA }.map(\.station.provider))
         next.history = providers.sorted().reduce(history) { $0.recording(rolled, provider: $1) }
+        next.stationHistory = providers.sorted().reduce(stationHistory) { $0.recording(rolled, provider: $1) }
         return next
     }
 }

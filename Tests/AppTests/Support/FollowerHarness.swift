@@ -46,7 +46,7 @@ struct FollowerHarness {
         config.followLimits = limits
         let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: good)
         let harness = FollowerHarness(app: app, port: try app.startLive(), dataDirectory: config.dataDirectory)
-        let persisted = await eventually(seconds: 60) { harness.persistedFiles().count == 3 }
+        let persisted = await eventually(seconds: 60) { harness.persistedFiles().count == DataDirectory.File.allCases.count }
         guard persisted else { throw TestFailure("the follower never persisted its starting dataset") }
         try await Task.sleep(nanoseconds: 500_000_000)  // let a save in progress finish
         return harness
@@ -72,7 +72,7 @@ struct FollowerHarness {
     /// The persisted copy: each file of the data directory that exists, by name.
     func persistedFiles() -> [String: Data] {
         var files: [String: Data] = [:]
-        for name in ["snapshot.bin", "registry.json", "history.json"] {
+        for name in DataDirectory.File.allCases.map(\.rawValue) {
             files[name] = FileManager.default.contents(atPath: dataDirectory + "/" + name)
         }
         return files

@@ -1,0 +1,21 @@
+import Fuel
+import HTTP
+
+/// `GET /v1/fuels` and `GET /v1/brands`: the lists filter screens offer, pre-rendered per snapshot.
+struct ReferenceController: RouteCollection {
+    let context: PettyContext
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "fuels", use: fuels)
+        routes.get("v1", "brands", use: brands)
+    }
+
+    func fuels(_ request: Request) throws -> Response {
+        context.store.current.extra.reference.fuels
+    }
+
+    func brands(_ request: Request) throws -> Response {
+        let state = try QueryParameters(request).state()
+        return context.store.current.extra.reference.brands(in: state)
+    }
+}

@@ -1,0 +1,31 @@
+import Fuel
+import HTTP
+
+/// `GET /v1/stations/:id/history?fuel=U91&days=30`: one station's observed price changes and daily low, high and
+/// close. A station that has never priced the fuel answers 200 with empty arrays: it exists, and may start to.
+struct StationHistoryController: RouteCollection {
+    let context: PettyContext
+
+    static let defaultDays = 30
+    static let maxDays = StationHistory.minimumDays
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "stations", ":id", "history", use: history)
+    }
+
+    func history(_ request: Request) throws -> Response {
+        let raw = request.parameters.get("id") ?? ""
+        let view = context.store.current
+        guard let id = StationID(raw[...]), let entry = view.snapshot[id] else {
+            throw Abort(.notFound, reason: "No station with id '\(raw)'")
+        }
+        let params = QueryParameters(request)
+        let fuel = try params.requiredFuel()
+        let days = try params.int("days", in: 1...Self.maxDays, default: Self.defaultDays)
+        let state = entry.station.state
+        let through = HistoryDay.of(asOf: context.now(for: state, in: view), state: state)
+        let window = StationPriceWindow(marks: view.dataset.stationHistory.marks(id, fuel), state: state, through: through, days: days)
+        let dto = StationHistoryDTO(station: entry.station, fuel: fuel, days: days, through: through, window: window)
+        return try JSONResponse.content(Envelope(data: dto, meta: MetaDTO(view.extra.meta(for: state))), lastModified: view.extra.lastModified)
+    }
+}
