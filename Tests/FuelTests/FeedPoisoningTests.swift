@@ -135,3 +135,26 @@ import Testing
         #expect(result.snapshot.entries.filter { $0.station.provider == .tas }.count == 1)
     }
 }
+
+/// `seenAt` is what incremental sync pages by: a price re-confirmed unchanged keeps the instant it was first seen,
+/// and the same price set again by the retailer (a new `updatedAt`) is a change seen now.
+@Suite struct SeenAtTests {
+    @Test func anUnchangedPriceKeepsItsSeenAtAndAResetPriceIsSeenNow() throws {
+        let set = Fixture.now.addingTimeInterval(-3_600)
+        let first = Fixture.merge(ProviderUpdate(
+            provider: .nsw, stations: [Fixture.station(.nsw, "1")], prices: [Fixture.price(.nsw, "1", 1_899, at: set)], asOf: Fixture.now))
+        let seen = try #require(first.snapshot[1]?.price(of: .U91)?.seenAt)
+
+        let later = Fixture.now.addingTimeInterval(1_800)
+        let same = Fixture.merge(ProviderUpdate(
+            provider: .nsw, stations: [Fixture.station(.nsw, "1")], prices: [Fixture.price(.nsw, "1", 1_899, at: set)], asOf: later),
+            into: first.snapshot, registry: first.registry, at: later)
+        #expect(same.snapshot[1]?.price(of: .U91)?.seenAt == seen)
+
+        let reset = Fixture.merge(ProviderUpdate(
+            provider: .nsw, stations: [Fixture.station(.nsw, "1")], prices: [Fixture.price(.nsw, "1", 1_899, at: later)], asOf: later),
+            into: first.snapshot, registry: first.registry, at: later)
+        #expect(reset.snapshot[1]?.price(of: .U91)?.seenAt == later)
+        #expect(reset.snapshot[1]?.price(of: .U91)?.updatedAt == later)
+    }
+}
