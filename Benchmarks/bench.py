@@ -238,7 +238,7 @@ http {{
 
     def wrk_rows(self, names):
         www = self.work / "www"
-        for d in ("data", "tmp", *(f"www/{n}" for n in names if SCENARIOS[n].random_query)):
+        for d in ("data", "tmp", "www", *(f"www/{n}" for n in names if SCENARIOS[n].random_query)):
             (self.work / d).mkdir(parents=True, exist_ok=True)
         log = self.work / "server.log"
         server = self.start_petty(PETTY_PORT, self.work / "data", log)

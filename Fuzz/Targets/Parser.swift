@@ -8,6 +8,8 @@
 //   - the parser is incremental: every proper prefix of a complete request is `.needMore`, a prefix never
 //     completes unless the whole input completes identically, and a head reported with `.needMore`
 //     is the head of the completed request;
+//   - resuming (one progress value carried across the growing prefixes, as the connection parses) gives at every
+//     length what a fresh parse of that prefix gives;
 //   - path segments are non-empty, contain no NUL and are never `.` or `..`;
 //   - `target` is visible ASCII and `rawQuery`, when present, is the tail of `target` after its first `?`.
 @testable import HTTP
@@ -119,6 +121,7 @@ private func run(_ parser: HTTPRequestParser, _ bytes: UnsafeRawBufferPointer) {
         prefixes = Array(stride(from: 0, to: size, by: step))
         if snapshot.kind == .complete { prefixes += [snapshot.consumed - 2, snapshot.consumed - 1].filter { $0 >= 0 } }
     }
+    runResuming(parser, bytes, lengths: Array(Set(prefixes + [size])).sorted())
     for length in prefixes {
         let prefix = Snapshot(parser.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<length])))
         switch prefix.kind {
@@ -134,6 +137,20 @@ private func run(_ parser: HTTPRequestParser, _ bytes: UnsafeRawBufferPointer) {
             check(snapshot.kind != .complete, "prefix of \(length) fails (\(prefix.status) \(prefix.reason)) but the whole input completes")
             check(snapshot.kind != .needMore, "prefix of \(length) fails (\(prefix.status) \(prefix.reason)) but the whole input needs more")
         }
+    }
+}
+
+/// The connection keeps one `HTTPParseProgress` across reads and hands back the grown buffer: at every length the
+/// resumed parse must give exactly what a fresh parse of that prefix gives (until the first result that is not
+/// `.needMore`: a complete request resets the progress, a failure closes the connection).
+private func runResuming(_ parser: HTTPRequestParser, _ bytes: UnsafeRawBufferPointer, lengths: [Int]) {
+    var progress = HTTPParseProgress()
+    for length in lengths {
+        let prefix = UnsafeRawBufferPointer(rebasing: bytes[0..<length])
+        let resumed = Snapshot(parser.parse(prefix, resuming: &progress))
+        let fresh = Snapshot(parser.parse(prefix))
+        check(resumed == fresh, "resumed parse at \(length) gives \(resumed), a fresh one \(fresh)")
+        if resumed.kind != .needMore { return }
     }
 }
 
