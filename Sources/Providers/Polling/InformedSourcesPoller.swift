@@ -53,50 +53,37 @@ public actor InformedSourcesPoller: ProviderPoller {
             }
         }
         let request = ProviderRequest(base: base, path: Self.pricesPath, query: regionQuery, timeout: timeout)
-        let adapted: Adapted
-        switch await client.fetch(request, auth: auth) {
-        case .failure(let failure): return PollOutcome(failure.outcome, next: next)
-        case .success(let response):
-            do {
-                adapted = try InformedSourcesAdapter.prices(response.body, region: region, stations: sites, fetchedAt: now)
-            } catch {
-                return PollOutcome(PollFailure(adapter: error, request: request.label).outcome, next: next)
-            }
+        return await PollStep.apply(request, fetch: client.fetcher(auth: auth), sink: sink, at: now, next: next, notes: notes) { body throws(AdapterError) in
+            try InformedSourcesAdapter.prices(body, region: region, stations: sites, fetchedAt: now)
         }
-        if adapted.tally.skipped > 0 { notes.append("skipped \(adapted.tally)") }
-        let report = sink.apply(adapted.update, at: now)
-        return PollOutcome(.merged(report), next: next, notes: notes)
     }
 
     /// Brands and sites (required), suburb names (optional: without them stations have no suburb).
     private func refreshReference(now: Date) async -> Result<String?, PollFailure> {
+        let fetch = client.fetcher(auth: auth)
         let brandsRequest = ProviderRequest(base: base, path: Self.brandsPath, query: [("countryId", "21")], timeout: timeout)
-        switch await client.fetch(brandsRequest, auth: auth) {
+        switch await PollStep.read(brandsRequest, fetch: fetch, adapt: InformedSourcesAdapter.brands) {
         case .failure(let failure): return .failure(failure)
-        case .success(let response):
-            do { brands = try InformedSourcesAdapter.brands(response.body) } catch {
-                return .failure(PollFailure(adapter: error, request: brandsRequest.label))
-            }
+        case .success(let value): brands = value
         }
         var note: String?
         let regionsRequest = ProviderRequest(base: base, path: Self.regionsPath, query: [("countryId", "21")], timeout: timeout)
-        switch await client.fetch(regionsRequest, auth: auth) {
+        // Unreadable names are told apart from an unanswered request, so the adapter's error is kept as a value.
+        let regions = await PollStep.read(regionsRequest, fetch: fetch) { body in
+            Result { () throws(AdapterError) in try InformedSourcesAdapter.suburbs(body) }
+        }
+        switch regions {
         case .failure(let failure): note = "suburb names unavailable (\(failure.request): \(failure.error))"
-        case .success(let response):
-            do { suburbs = try InformedSourcesAdapter.suburbs(response.body) } catch {
-                note = "suburb names unreadable (\(error))"
-            }
+        case .success(.failure(let error)): note = "suburb names unreadable (\(error))"
+        case .success(.success(let value)): suburbs = value
         }
         let sitesRequest = ProviderRequest(base: base, path: Self.sitesPath, query: regionQuery, timeout: timeout)
-        switch await client.fetch(sitesRequest, auth: auth) {
+        let sitesRead = await PollStep.read(sitesRequest, fetch: fetch) { body throws(AdapterError) in
+            try InformedSourcesAdapter.sites(body, region: region, brands: brands, suburbs: suburbs, fetchedAt: now)
+        }
+        switch sitesRead {
         case .failure(let failure): return .failure(failure)
-        case .success(let response):
-            let adapted: Adapted
-            do {
-                adapted = try InformedSourcesAdapter.sites(response.body, region: region, brands: brands, suburbs: suburbs, fetchedAt: now)
-            } catch {
-                return .failure(PollFailure(adapter: error, request: sitesRequest.label))
-            }
+        case .success(let adapted):
             guard !adapted.update.stations.isEmpty else {
                 return .failure(PollFailure(error: .implausible("site list has no usable sites"), request: sitesRequest.label))
             }
@@ -137,36 +124,19 @@ public actor VICPoller: ProviderPoller {
         var notes: [String] = []
         if brandsFetchedAt.map({ now.timeIntervalSince($0) >= 86_400 }) ?? true {
             let request = ProviderRequest(base: base, path: Self.brandsPath, timeout: timeout)
-            var failure: PollFailure?
-            switch await client.fetch(request, auth: auth) {
-            case .failure(let error): failure = error
-            case .success(let response):
-                do {
-                    brands = try FairFuelAdapter.brands(response.body)
-                    brandsFetchedAt = now
-                } catch {
-                    failure = PollFailure(adapter: error, request: request.label)
-                }
-            }
-            if let failure {
+            switch await PollStep.read(request, fetch: client.fetcher(auth: auth), adapt: FairFuelAdapter.brands) {
+            case .success(let value):
+                brands = value
+                brandsFetchedAt = now
+            case .failure(let failure):
                 // Stations without brand names would be a silent regression; only go on with cached names.
                 guard !brands.isEmpty else { return PollOutcome(failure.outcome, next: next) }
                 notes.append("brand refresh failed (\(failure.request): \(failure.error)); using cached brands")
             }
         }
         let request = ProviderRequest(base: base, path: Self.pricesPath, timeout: timeout)
-        switch await client.fetch(request, auth: auth) {
-        case .failure(let failure): return PollOutcome(failure.outcome, next: next)
-        case .success(let response):
-            let adapted: Adapted
-            do {
-                adapted = try FairFuelAdapter.adapt(response.body, brands: brands, fetchedAt: now)
-            } catch {
-                return PollOutcome(PollFailure(adapter: error, request: request.label).outcome, next: next)
-            }
-            if adapted.tally.skipped > 0 { notes.append("skipped \(adapted.tally)") }
-            let report = sink.apply(adapted.update, at: now)
-            return PollOutcome(.merged(report), next: next, notes: notes)
+        return await PollStep.apply(request, fetch: client.fetcher(auth: auth), sink: sink, at: now, next: next, notes: notes) { body throws(AdapterError) in
+            try FairFuelAdapter.adapt(body, brands: brands, fetchedAt: now)
         }
     }
 }

@@ -47,23 +47,13 @@ public actor NSWPoller: ProviderPoller {
         let isDelta = lastFullDay == today
         let next = nextPoll(after: now)
         let request = ProviderRequest(base: base, path: isDelta ? Self.deltaPath : Self.fullPath, timeout: timeout)
-        let response: ProviderResponse
-        switch await client.fetch(request, auth: auth) {
-        case .failure(let failure): return PollOutcome(failure.outcome, next: next)
-        case .success(let value): response = value
+        let outcome = await PollStep.apply(request, fetch: client.fetcher(auth: auth), sink: sink, at: now, next: next) { body throws(AdapterError) in
+            // v1 carries NSW (and ACT) only; TAS has its own poller on v2.
+            try NSWFuelCheckAdapter.adapt(body, isDelta: isDelta, fetchedAt: now).first { $0.update.provider == .nsw }
+                ?? Adapted(update: ProviderUpdate(provider: .nsw, stations: [], prices: [], asOf: now, isDelta: isDelta))
         }
-        let adapted: [Adapted]
-        do {
-            adapted = try NSWFuelCheckAdapter.adapt(response.body, isDelta: isDelta, fetchedAt: now)
-        } catch {
-            return PollOutcome(PollFailure(adapter: error, request: request.label).outcome, next: next)
-        }
-        // v1 carries NSW (and ACT) only; TAS has its own poller on v2.
-        let update = adapted.first { $0.update.provider == .nsw }
-            ?? Adapted(update: ProviderUpdate(provider: .nsw, stations: [], prices: [], asOf: now, isDelta: isDelta))
-        let report = sink.apply(update.update, at: now)
-        if report.isApplied && !isDelta { lastFullDay = today }
-        return PollOutcome(.merged(report), next: next, notes: update.tally.skipped > 0 ? ["skipped \(update.tally)"] : [])
+        if outcome.isApplied && !isDelta { lastFullDay = today }
+        return outcome
     }
 
     nonisolated func nextPoll(after now: Date) -> Date {
@@ -101,21 +91,11 @@ public actor TASPoller: ProviderPoller {
     public func poll(at now: Date, sink: any ProviderSink) async -> PollOutcome {
         let next = DailyWindow.clamp(now.addingTimeInterval(interval), toDailyWindow: 5, 23, in: Self.zone)
         let request = ProviderRequest(base: base, path: Self.path, query: [("states", "TAS")], timeout: timeout)
-        let response: ProviderResponse
-        switch await client.fetch(request, auth: auth) {
-        case .failure(let failure): return PollOutcome(failure.outcome, next: next)
-        case .success(let value): response = value
+        return await PollStep.apply(request, fetch: client.fetcher(auth: auth), sink: sink, at: now, next: next) { body throws(AdapterError) in
+            // No TAS rows is an empty full update: the merge rejects it (stale) and keeps what we have. Only the update
+            // is taken: this step has never logged a skipped-rows note.
+            let update = try NSWFuelCheckAdapter.adapt(body, isDelta: false, fetchedAt: now).first { $0.update.provider == .tas }?.update
+            return Adapted(update: update ?? ProviderUpdate(provider: .tas, stations: [], prices: [], asOf: now))
         }
-        let adapted: [Adapted]
-        do {
-            adapted = try NSWFuelCheckAdapter.adapt(response.body, isDelta: false, fetchedAt: now)
-        } catch {
-            return PollOutcome(PollFailure(adapter: error, request: request.label).outcome, next: next)
-        }
-        // No TAS rows is an empty full update: the merge rejects it (stale) and keeps what we have.
-        let update = adapted.first { $0.update.provider == .tas }?.update
-            ?? ProviderUpdate(provider: .tas, stations: [], prices: [], asOf: now)
-        let report = sink.apply(update, at: now)
-        return PollOutcome(.merged(report), next: next)
     }
 }

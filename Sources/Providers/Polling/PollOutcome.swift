@@ -23,4 +23,10 @@ public struct PollOutcome: Sendable {
         self.next = next
         self.notes = notes
     }
+
+    /// Whether the step's update was merged (not refused, failed or idle).
+    public var isApplied: Bool {
+        if case .merged(let report) = result { return report.isApplied }
+        return false
+    }
 }

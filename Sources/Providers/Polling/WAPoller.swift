@@ -109,14 +109,12 @@ public actor WAPoller: ProviderPoller {
             if day == .tomorrow { query.append(("Day", "tomorrow")) }
             let request = ProviderRequest(base: base, path: Self.path, query: query, timeout: timeout)
             let label = "\(request.label)?Product=\(product.rawValue)\(day == .tomorrow ? "&Day=tomorrow" : "")"
-            switch await client.send(request, auth: nil) {
-            case .failure(let error): return .failure(PollFailure(error: error, request: label))
-            case .success(let response):
-                do {
-                    parts.append(try FuelWatchRSSAdapter.adapt(response.body, product: product, day: day, fetchedAt: now))
-                } catch {
-                    return .failure(PollFailure(adapter: error, request: label))
-                }
+            let read = await PollStep.read(request, label: label, fetch: client.fetcher(auth: nil)) { body throws(AdapterError) in
+                try FuelWatchRSSAdapter.adapt(body, product: product, day: day, fetchedAt: now)
+            }
+            switch read {
+            case .failure(let failure): return .failure(failure)
+            case .success(let part): parts.append(part)
             }
         }
         return .success(parts)
