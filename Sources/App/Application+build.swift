@@ -25,7 +25,7 @@ func assembleApplication(
     app.server.port = config.port
     if let threads = config.threads { app.server.threads = threads }
 
-    let bootstrap = DataBootstrap(config: config, logger: logger.labelled("data"))
+    let bootstrap = DataBootstrap(config: config, logger: logger.labelled("data"), clock: clock)
     let store = try dataset.map(bootstrap.makeStore(from:)) ?? bootstrap.makeStore()
     let persistence = PersistenceService(
         store: store.store, directory: store.directory, logger: logger.labelled("data"), savedVersion: store.savedVersion,
@@ -85,6 +85,8 @@ func routes(_ app: Application, context: PettyContext) throws {
 struct DataBootstrap {
     let config: AppConfiguration
     let logger: Logger
+    /// The app's wall clock, which the store's renders judge `open_now` by.
+    var clock: @Sendable () -> Date = { Date() }
 
     struct Result {
         var store: PettyStore
@@ -110,12 +112,12 @@ struct DataBootstrap {
         } else {
             logger.warning("no persisted data in \(directory.path) and sample data is off: serving nothing until a provider answers")
         }
-        let store = makePettyStore(dataset)
+        let store = makePettyStore(dataset, clock: clock)
         return Result(store: store, directory: directory, savedVersion: savedVersion, loadProblems: loaded.problems)
     }
 
     func makeStore(from dataset: Dataset) -> Result {
-        Result(store: makePettyStore(dataset), directory: DataDirectory(path: config.dataDirectory, logger: logger), savedVersion: nil)
+        Result(store: makePettyStore(dataset, clock: clock), directory: DataDirectory(path: config.dataDirectory, logger: logger), savedVersion: nil)
     }
 
     func seedFromSamples(_ dataset: Dataset) throws -> Dataset {

@@ -86,6 +86,21 @@ import Testing
         #expect((list["data"] as? [[String: Any]])?.first?["open_now"] as? Bool == false)
     }
 
+    // The share link's JSON is the /v1 station, byte for byte, on both sides of the opening minute; neither carries
+    // the lists' sync_token.
+    @Test func theShareLinksJSONIsTheV1StationOnBothSidesOfTheOpeningMinute() throws {
+        let id = ids["weekdays"]!
+        for time in [Self.sydney(5, 59, 59), Self.sydney(6, 0)] {
+            wall.set(time)
+            let v1 = try app.test(.GET, "/v1/stations/\(id)")
+            let share = try app.test(.GET, "/stations/\(id)", headers: ["Accept": "application/json"])
+            #expect(share.body == v1.body, "at \(time)")
+            #expect(share.headers.first(name: "ETag") == v1.headers.first(name: "ETag"), "at \(time)")
+            #expect(!v1.bodyString.contains("sync_token"), "at \(time)")
+            #expect(v1.bodyString.contains("\"open_now\":\(time == Self.sydney(6, 0))"), "at \(time)")
+        }
+    }
+
     @Test func openNowTrueKeepsOnlyStationsKnownToBeOpen() throws {
         let path = "/v1/stations?near=-33.87,151.21&radius_km=1&brand=Test&open_now=true"
         func names() throws -> Set<String> {

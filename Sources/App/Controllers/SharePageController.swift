@@ -29,8 +29,7 @@ struct SharePageController: RouteCollection {
         }
         let rendered = view.extra
         if preference == .json {
-            var response = JSONResponse.make(
-                body: rendered.detailBodies[slot], etag: rendered.detailETags[slot], lastModified: rendered.lastModified)
+            var response = rendered.detailResponse(slot: slot, station: view.snapshot.entries[slot].station, wall: context.clock())
             response.headers.replaceOrAdd(name: "Vary", value: "Accept, Accept-Encoding")
             return response
         }

@@ -69,19 +69,7 @@ struct StationsController: RouteCollection {
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
-        let rendered = view.extra
-        let station = view.snapshot.entries[slot].station
-        guard station.access != nil else { return rendered.detailResponses[slot] }
-        // Hours make `open_now` move with the clock: the ready response holds only while it still says the same.
-        let open = OpenNowJudge(clocks: rendered.clocks, wall: context.clock())(station)
-        guard StationEncoding.openNowByte(open) != rendered.openNowAtRender[slot] else { return rendered.detailResponses[slot] }
-        let meta = rendered.meta(for: station.state)
-        var hash = FNV1a(value: rendered.hashes[slot])
-        hash.combine(StationEncoding.openNowByte(open))
-        hash.combine(meta.hash)
-        return JSONResponse.make(
-            body: StationEncoding.detailBody(fragment: rendered.fragments[slot], openNow: open, meta: meta), etag: hash.etag,
-            lastModified: rendered.lastModified)
+        return view.extra.detailResponse(slot: slot, station: view.snapshot.entries[slot].station, wall: context.clock())
     }
 }
 

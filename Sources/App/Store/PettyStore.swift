@@ -6,9 +6,12 @@ import Providers
 typealias PettyStore = FuelStore<RenderedSnapshot>
 typealias PettyView = SnapshotView<RenderedSnapshot>
 
-func makePettyStore(_ dataset: Dataset) -> PettyStore {
+/// `clock` is the app's (injectable) wall clock: rendering judges each station's `open_now` with it.
+func makePettyStore(_ dataset: Dataset, clock: @escaping @Sendable () -> Date = { Date() }) -> PettyStore {
     let memo = RenderMemo()
-    return PettyStore(initial: dataset) { dataset, index in RenderedSnapshot.render(dataset, index: index, memo: memo) }
+    return PettyStore(initial: dataset) { dataset, index in
+        RenderedSnapshot.render(dataset, index: index, memo: memo, wall: clock())
+    }
 }
 
 /// What controllers share: the store and a clock (injectable for tests).

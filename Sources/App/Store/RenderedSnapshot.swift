@@ -25,6 +25,8 @@ struct RenderedSnapshot: Sendable {
     /// Per state (by `AustralianState` ordinal) and overall: newest `as_of` and the data source label.
     let metaByState: [DataMeta]
     let overallMeta: DataMeta
+    /// Per state: the meta of a single station's body, without `sync_token` (its ETag moves only with its state's data).
+    let detailMetaByState: [DataMeta]
     /// Each provider's clock: time-dependent answers about a state are judged by its provider's.
     let clocks: DataClocks
     /// Incremental sync's feed (`/v1/prices/changes`); its end is the lists' `meta.sync_token`.
@@ -32,7 +34,7 @@ struct RenderedSnapshot: Sendable {
     /// `/v1/fuels` and `/v1/brands`.
     let reference: ReferenceResponses
 
-    static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil) -> RenderedSnapshot {
+    static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil, wall: Date = Date()) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
         let sourceByProvider = Dictionary(uniqueKeysWithValues: snapshot.statuses.map { ($0.provider, $0.source) })
         // A status-only change (a failed poll, a next-poll time) keeps the very same entries: reuse all their JSON.
@@ -50,7 +52,7 @@ struct RenderedSnapshot: Sendable {
         let detailMetaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
         let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state], syncToken: syncToken) }
         let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
-        let judge = OpenNowJudge(clocks: DataClocks(snapshot: snapshot), wall: Date())
+        let judge = OpenNowJudge(clocks: DataClocks(snapshot: snapshot), wall: wall)
         var openNow: [UInt8] = []
 
         var fragments: [[UInt8]] = []
@@ -100,7 +102,7 @@ struct RenderedSnapshot: Sendable {
             fragments: fragments, hashes: hashes, compactHeads: snapshot.entries.map { CompactStationEncoding.head($0.station) },
             detailBodies: bodies, detailETags: etags, detailResponses: responses,
             openNowAtRender: openNow, lastModified: lastModified,
-            metaByState: metaByState, overallMeta: overall,
+            metaByState: metaByState, overallMeta: overall, detailMetaByState: detailMetaByState,
             clocks: DataClocks(snapshot: snapshot), changeFeed: changeFeed,
             reference: ReferenceResponses.render(
                 snapshot, meta: { state in state.map { metaByState[AustralianState.allCases.firstIndex(of: $0)!] } ?? overall },
