@@ -66,15 +66,7 @@ struct PricesController: RouteCollection {
             hash.combine(rendered.hashes[slot])
             hash.combine(StationEncoding.openNowByte(open))
         }
-        json.raw("],\"meta\":{\"total\":")
-        json.int(page.total)
-        json.raw(",\"limit\":")
-        json.int(limit)
-        json.raw(",\"offset\":")
-        json.int(offset)
-        json.raw(",")
-        json.raw(meta.fields)
-        json.raw("}}")
+        meta.writeListEnd(total: page.total, limit: limit, offset: offset, into: &json)
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }
 

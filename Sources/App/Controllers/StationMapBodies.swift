@@ -36,15 +36,7 @@ enum CompactStationListBody {
             json.raw("}")
             hash.combine(rendered.hashes[hit.slot])
         }
-        json.raw("],\"meta\":{\"total\":")
-        json.int(page.total)
-        json.raw(",\"limit\":")
-        json.int(page.limit)
-        json.raw(",\"offset\":")
-        json.int(page.offset)
-        json.raw(",")
-        json.raw(meta.fields)
-        json.raw("}}")
+        meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json)
         hash.combine(meta.hash)
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }

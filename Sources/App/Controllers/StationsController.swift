@@ -103,13 +103,8 @@ enum StationListBody {
             json.raw("}")
             hash.combine(rendered.hashes[slot])
         }
-        json.raw("],\"meta\":{\"total\":")
-        json.int(page.total)
-        json.raw(",\"limit\":")
-        json.int(page.limit)
-        json.raw(",\"offset\":")
-        json.int(page.offset)
-        if let missing {
+        meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
+            guard let missing else { return }
             json.raw(",\"missing\":[")
             for (index, id) in missing.enumerated() {
                 if index > 0 { json.raw(",") }
@@ -118,9 +113,6 @@ enum StationListBody {
             }
             json.raw("]")
         }
-        json.raw(",")
-        json.raw(meta.fields)
-        json.raw("}}")
         hash.combine(meta.hash)
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }

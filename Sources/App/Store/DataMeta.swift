@@ -70,6 +70,23 @@ struct DataMeta: Sendable {
         hash = hasher.value
     }
 
+    /// Ends a list body: closes `data`, then `"meta":{"total","limit","offset"`, whatever `extra` writes (each
+    /// field with its leading comma), these fields, and the closing braces. The one writer of a paged list's meta.
+    func writeListEnd(
+        total: Int, limit: Int, offset: Int, into json: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }
+    ) {
+        json.raw("],\"meta\":{\"total\":")
+        json.int(total)
+        json.raw(",\"limit\":")
+        json.int(limit)
+        json.raw(",\"offset\":")
+        json.int(offset)
+        extra(&json)
+        json.raw(",")
+        json.raw(fields)
+        json.raw("}}")
+    }
+
     /// `{` + `fields` + `}`.
     func write(into json: inout JSONWriter) {
         json.raw("{")
