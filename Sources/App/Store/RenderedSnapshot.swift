@@ -5,7 +5,10 @@ import Synchronization
 
 /// Everything about a snapshot that responses reuse, computed once when the snapshot is published:
 /// each station's JSON, its ETag, whole detail bodies, and the freshness labels (`as_of`, `source`).
-struct RenderedSnapshot: Sendable {
+///
+/// A class: every request reads it, and a struct of this many arrays cost a retain per field on each read (a
+/// measured share of the `station` benchmark). Immutable once built, so sharing it across event loops is safe.
+final class RenderedSnapshot: Sendable {
     /// By snapshot slot: the station object without its closing brace.
     let fragments: [[UInt8]]
     /// By slot: a content hash of the fragment, folded into list ETags.
@@ -33,6 +36,28 @@ struct RenderedSnapshot: Sendable {
     let changeFeed: ChangeFeed
     /// `/v1/fuels` and `/v1/brands`.
     let reference: ReferenceResponses
+
+    init(
+        fragments: [[UInt8]], hashes: [UInt64], compactHeads: [[UInt8]], detailBodies: [[UInt8]], detailETags: [String],
+        detailResponses: [Response], openNowAtRender: [UInt8], lastModified: String, metaByState: [DataMeta],
+        overallMeta: DataMeta, detailMetaByState: [DataMeta], clocks: DataClocks, changeFeed: ChangeFeed,
+        reference: ReferenceResponses
+    ) {
+        self.fragments = fragments
+        self.hashes = hashes
+        self.compactHeads = compactHeads
+        self.detailBodies = detailBodies
+        self.detailETags = detailETags
+        self.detailResponses = detailResponses
+        self.openNowAtRender = openNowAtRender
+        self.lastModified = lastModified
+        self.metaByState = metaByState
+        self.overallMeta = overallMeta
+        self.detailMetaByState = detailMetaByState
+        self.clocks = clocks
+        self.changeFeed = changeFeed
+        self.reference = reference
+    }
 
     static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil, wall: Date = Date()) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
