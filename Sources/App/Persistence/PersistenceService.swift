@@ -80,10 +80,12 @@ final class PersistenceService: Service {
         let view = store.current
         let (onDisk, files, retryAt, locked) = state.withLock { ($0.onDisk, $0.files, $0.health.retryAt, $0.locked) }
         let unchanged = onDisk == view.dataset
-        if unchanged, directory.holds(files) { return true }
+        // Checked whether or not the data changed since: files deleted behind the server are worth a line either way.
+        let held = files.isEmpty || directory.holds(files)
+        if unchanged, held { return true }
         let waiting = !ignoringBackoff && (retryAt.map { now < $0 } ?? false)
         if waiting { return false }
-        if unchanged, retryAt == nil { logger.notice("data: the files in \(directory.path) were deleted or changed behind the server; saving them again") }
+        if !held, retryAt == nil { logger.notice("data: the files in \(directory.path) were deleted or changed behind the server; saving them again") }
         let started = Date()
         do {
             // A deleted directory takes its lock file with it; lock the re-created one.
