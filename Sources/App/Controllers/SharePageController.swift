@@ -29,7 +29,7 @@ struct SharePageController: RouteCollection {
         }
         let rendered = view.extra
         if preference == .json {
-            var response = rendered.detailResponse(slot: slot, station: view.snapshot.entries[slot].station, wall: context.clock())
+            var response = rendered.detailResponse(slot: slot, in: view.snapshot, wall: context.clock())
             response.headers.replaceOrAdd(name: "Vary", value: "Accept, Accept-Encoding")
             return response
         }

@@ -69,7 +69,7 @@ struct StationsController: RouteCollection {
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
-        return view.extra.detailResponse(slot: slot, station: view.snapshot.entries[slot].station, wall: context.clock())
+        return view.extra.detailResponse(slot: slot, in: view.snapshot, wall: context.clock())
     }
 }
 

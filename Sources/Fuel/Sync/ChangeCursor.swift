@@ -15,10 +15,6 @@ public struct ChangeCursor: Hashable, Sendable {
         self.fuel = fuel
     }
 
-    public init(after change: PriceChange) {
-        self.init(changedAt: change.changedAt, station: change.station, fuel: change.fuel)
-    }
-
     public init(after event: ChangeEvent) {
         self.init(changedAt: event.changedAt, station: event.station, fuel: event.fuel)
     }
@@ -30,11 +26,6 @@ public struct ChangeCursor: Hashable, Sendable {
 
     /// 0 for the station, 1 + the fuel's ordinal for a fuel.
     var slot: Int { fuel.map { $0.ordinal + 1 } ?? 0 }
-
-    /// The timeline's own order.
-    func precedesOrEquals(_ change: PriceChange) -> Bool {
-        precedesOrEquals(changedAt: change.changedAt, station: change.station, slot: change.fuel.ordinal + 1)
-    }
 
     /// Strictly before `other` in the timeline's order.
     public func precedes(_ other: ChangeCursor) -> Bool {
@@ -77,20 +68,5 @@ public struct ChangeCursor: Hashable, Sendable {
         if !seconds.isFinite { seconds = seconds.sign == .minus ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude }
         let instant = parts[0] == "c2" ? Date(timeIntervalSinceReferenceDate: seconds) : Date(timeIntervalSince1970: seconds)
         self.init(changedAt: instant, station: StationID(station), fuel: fuel)
-    }
-}
-
-extension FuelIndex {
-    /// Current prices strictly after `cursor` in the timeline's order (binary search, no scan).
-    public func changes(after cursor: ChangeCursor) -> ArraySlice<PriceChange> {
-        var low = 0
-        var high = timeline.count
-        while low < high {
-            let middle = (low + high) / 2
-            if cursor.precedesOrEquals(timeline[middle]) { high = middle } else { low = middle + 1 }
-        }
-        // `low` is the first change at or after the cursor; skip the cursor's own change.
-        if low < timeline.count, ChangeCursor(after: timeline[low]) == cursor { low += 1 }
-        return timeline[low...]
     }
 }
