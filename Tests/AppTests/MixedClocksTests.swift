@@ -60,4 +60,35 @@ import Testing
         #expect(waPage.bodyString.contains("Tomorrow’s prices"))
         #expect(waPage.bodyString.contains("<p class=\"notice\"><strong>Sample data:</strong>"))
     }
+
+    /// Advice and the widget summary in the same deployment: each city is judged by its own state's clock, so the
+    /// recorded cities keep their recorded answers while live Sydney starts its history from the wall clock's day.
+    @Test func adviceJudgesEachCityByItsOwnStatesClock() throws {
+        let app = try app()
+        func data(_ path: String) throws -> [String: Any] {
+            let res = try app.test(.GET, path)
+            #expect(res.status == .ok, "\(path): \(res.bodyString.prefix(300))")
+            return try require(try AppTestSupport.json(res)["data"] as? [String: Any])
+        }
+        // Melbourne's newest recorded day is months before the wall clock, but VIC is on its recording: not stale.
+        let melbourne = try data("/v1/advice?fuel=U91&city=melbourne")
+        #expect(["fill_up_now", "wait"].contains(melbourne["advice"] as? String), "\(melbourne)")
+        #expect(melbourne["history_days"] as? Int == 41)
+        // Perth on its sample is still the evening of the recording, with the next trading day's prices published.
+        let perth = try data("/v1/advice?fuel=U91&city=perth")
+        #expect(perth["advice"] as? String == "tomorrow_cheaper", "\(perth)")
+        // Sydney is live: today's (wall clock) average is its only day in the window.
+        let sydney = try data("/v1/advice?fuel=U91&near=-33.87,151.21")
+        #expect(sydney["city"] as? String == "sydney")
+        #expect(sydney["advice"] as? String == "not_enough_history", "\(sydney)")
+        #expect(sydney["through"] as? String == "2026-11-24")
+        #expect((sydney["reason"] as? String)?.contains("Only 1 of the 7 days") == true, "\(sydney)")
+
+        let nsw = try data("/v1/summary?state=NSW&fuel=U91")
+        #expect(nsw["station_count"] as? Int == 1 && nsw["min"] as? Double == 189.9, "\(nsw)")
+        #expect((nsw["cheapest"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Live Servo"])
+        #expect((nsw["advice"] as? [String: Any])?["advice"] as? String == "not_enough_history")
+        let vic = try data("/v1/summary?state=VIC&fuel=U91")
+        #expect(vic["change_7d"] is Double && (vic["advice"] as? [String: Any])?["history_days"] as? Int == 41)
+    }
 }
