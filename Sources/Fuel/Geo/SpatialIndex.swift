@@ -19,6 +19,8 @@ public struct SpatialIndex: Sendable {
     private let cellStart: [Int32]
     private let members: [Int32]
     private let points: [Coordinate]
+    /// `points[slot].cosLatitude`, once per snapshot: radius queries then cost two sines per candidate, not four trig calls.
+    private let cosLatitudes: [Double]
 
     /// Keeps a grid over scattered bogus coordinates from growing without bound.
     static let maximumCells = 2_000_000
@@ -43,6 +45,7 @@ public struct SpatialIndex: Sendable {
         self.rows = rows
         self.columns = columns
         self.points = points
+        self.cosLatitudes = points.map(\.cosLatitude)
 
         var counts = [Int32](repeating: 0, count: rows * columns + 1)
         var cells = [Int](repeating: 0, count: points.count)
@@ -99,11 +102,12 @@ public struct SpatialIndex: Sendable {
         guard point.isValid, radiusKm.isFinite, radiusKm >= 0 else { return [] }
         var hits: [Hit] = []
         let box = BoundingBox(around: point, radiusKm: radiusKm)
+        let cosLatitude = point.cosLatitude
         forEachCandidate(in: box) { slot in
             // The cells overshoot the circle; the bounding box rejects most candidates without trigonometry.
             let candidate = points[slot]
             guard box.contains(candidate) else { return }
-            let distance = point.distanceKm(to: candidate)
+            let distance = point.distanceKm(to: candidate, cosLatitude: cosLatitude, otherCosLatitude: cosLatitudes[slot])
             if distance <= radiusKm { hits.append(Hit(slot: slot, distanceKm: distance)) }
         }
         return hits
