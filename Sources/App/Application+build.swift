@@ -37,7 +37,7 @@ func assembleApplication(
     if let leader = config.followURL {
         let service = FollowerService(
             leader: leader, store: store.store, interval: config.followSeconds, limits: config.followLimits,
-            logger: logger.labelled("follower"))
+            logger: logger.labelled("follower"), clock: clock)
         app.register(service: service)
         follower = service
     } else {

@@ -101,10 +101,11 @@ import Testing
             try Self.expectNoIDCanBeReused(loaded.dataset, beyond: Self.dataset.registry)
             try removeMovedAside(directory)
         }
-        // Cut exactly at the trailer: a file of the previous format (no checksum) with the same data.
+        // Cut exactly at the trailer: the checksum line removed from a directory written with checksums.
         try write(Array(original.prefix(payloadEnd)), directory, file)
-        let legacy = directory.load()
-        #expect(legacy.problems.isEmpty && legacy.dataset == Self.dataset)
+        let stripped = directory.load()
+        #expect(stripped.problems.contains { $0.hasPrefix("\(file.rawValue) is unreadable (no checksum line") }, "\(stripped.problems)")
+        try Self.expectNoIDCanBeReused(stripped.dataset, beyond: Self.dataset.registry)
     }
 
     @Test func anOlderRegistryBesideANewerSnapshotReusesNoIDAndIsReported() throws {
@@ -138,6 +139,8 @@ import Testing
         for file in DataDirectory.File.allCases {
             try write(Array(try bytes(directory, file).dropLast(FileSeal.trailerLength)), directory, file)
         }
+        // A directory from before checksums has no format record either.
+        try FileManager.default.removeItem(atPath: directory.formatPath)
         let loaded = directory.load()
         #expect(loaded.problems.isEmpty)
         #expect(loaded.dataset == Self.dataset)
@@ -147,7 +150,9 @@ import Testing
         var entries = Self.dataset.snapshot.entries
         entries[3].station.location = Coordinate(latitude: .nan, longitude: 115.9)
         let bad = Snapshot(version: 9, changedAt: nil, entries: entries, statuses: Self.dataset.snapshot.statuses)
-        let directory = try savedDirectory()
+        // A directory from before checksums: that snapshot alone.
+        let directory = DataDirectory(path: AppTestSupport.temporaryDirectory(), logger: AppTestSupport.quietLogger())
+        try directory.prepare()
         try write(try SnapshotCodec.encode(bad), directory, .snapshot)
         let loaded = directory.load()
         #expect(!loaded.hadSnapshot)

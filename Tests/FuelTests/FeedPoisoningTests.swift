@@ -87,6 +87,17 @@ import Testing
         #expect(result.snapshot[1]?.station.name.count == FeedPolicy.maxTextLength)
     }
 
+    @Test func controlCharactersInTextsBecomeSpaces() throws {
+        var update = Fixture.update(.nsw, count: 1)
+        update.stations[0].name = "Shell\tColes\u{1B}[31m Express"
+        update.stations[0].address = "1 Main St\r\nSydney"
+        let result = Fixture.merge(update)
+        #expect(result.report.truncatedTexts == 1)
+        #expect(result.snapshot[1]?.station.name == "Shell Coles [31m Express")
+        #expect(result.snapshot[1]?.station.address == "1 Main St  Sydney")
+        #expect(!FeedPolicy.hasControlCharacters(result.snapshot[1]!.station.name))
+    }
+
     @Test func anOutlierKeepsTheLastGoodPriceBesideAGoodNewOne() throws {
         let first = Fixture.merge(ProviderUpdate(
             provider: .sa, stations: [Fixture.station(.sa, "1", state: .SA)],

@@ -11,6 +11,10 @@ public enum Command: Equatable, Sendable {
     case export
     /// Replays the bundled daily history and prints how often the cycle advice was right (`BacktestReport`).
     case backtest
+    /// `data check DIR`: verifies every file of a data directory (`DataCheck`).
+    case dataCheck(directory: String)
+    /// `data copy FROM TO`: copies a whole data directory (`DataCopy`).
+    case dataCopy(from: String, to: String)
     case help
 }
 
@@ -28,6 +32,8 @@ public enum CommandLineParser {
           routes    Print the route table
           export    Print the persisted snapshot (from --data-dir) as JSON
           backtest  Replay the bundled daily history and print the cycle advice's hit rates
+          data check <dir>         Verify every file of a data directory; exit 1 on any problem
+          data copy <from> <to>    Copy a whole data directory (stopped servers only) and check the copy
 
         Options for serve (environment fallbacks in brackets):
           -H, --hostname <host>    Address to bind [PETTY_HOSTNAME] (default 127.0.0.1)
@@ -44,6 +50,7 @@ public enum CommandLineParser {
         var config = try fromEnvironment(environment)
         var arguments = arguments[...]
         var command = Command.serve
+        if arguments.first == "data" { return (try dataCommand(Array(arguments.dropFirst())), config) }
         if let first = arguments.first, !first.hasPrefix("-") {
             switch first {
             case "serve": command = .serve
@@ -80,6 +87,14 @@ public enum CommandLineParser {
             }
         }
         return (command, config)
+    }
+
+    static func dataCommand(_ arguments: [String]) throws -> Command {
+        switch (arguments.first, arguments.count) {
+        case ("check", 2): return .dataCheck(directory: arguments[1])
+        case ("copy", 3): return .dataCopy(from: arguments[1], to: arguments[2])
+        default: throw CommandLineError("expected 'data check <dir>' or 'data copy <from> <to>'")
+        }
     }
 
     static func fromEnvironment(_ env: [String: String]) throws -> AppConfiguration {

@@ -39,6 +39,19 @@ public enum Entrypoint {
             }
         case .serve:
             return serve(config)
+        case .dataCheck(let directory):
+            let report = DataCheck(path: directory).run()
+            print(report.text)
+            return report.ok ? 0 : 1
+        case .dataCopy(let from, let to):
+            do {
+                print(try DataCopy(from: from, to: to).run().text)
+                print("copied \(from) to \(to)")
+                return 0
+            } catch {
+                printError("error: \(error)")
+                return 1
+            }
         case .export:
             let directory = DataDirectory(path: config.dataDirectory, logger: Logger(label: "petty", level: .error, sink: .standardError))
             let loaded = directory.load()

@@ -38,6 +38,8 @@ struct HealthController: RouteCollection {
             var nextPoll: String?
             var stations: Int
             var prices: Int
+            /// "leader" on a follower: the polls are the leader's, as it last reported them.
+            var seenThrough: String?
         }
 
         var status: String
@@ -84,7 +86,7 @@ struct HealthController: RouteCollection {
 
     /// Each provider the snapshot holds data from or the pollers have tried: its data from the snapshot, how its
     /// polls go from the status store (`sample` while serving samples and not failing).
-    static func providers(_ snapshot: Snapshot, health: [ProviderID: ProviderHealth]) -> [HealthDTO.ProviderInfo] {
+    static func providers(_ snapshot: Snapshot, health: [ProviderID: ProviderHealth], seenThrough: String? = nil) -> [HealthDTO.ProviderInfo] {
         let ids = Set(snapshot.statuses.map(\.provider)).union(health.keys).sorted()
         return ids.map { provider in
             let data = snapshot.status(of: provider)
@@ -96,7 +98,8 @@ struct HealthController: RouteCollection {
                 asOf: data?.asOf.map(ISOTimestamp.string), lastAttempt: polls.lastAttempt.map(ISOTimestamp.string),
                 lastSuccess: polls.lastSuccess.map(ISOTimestamp.string), lastError: polls.lastError,
                 lastErrorAt: polls.lastErrorAt.map(ISOTimestamp.string), consecutiveFailures: polls.consecutiveFailures,
-                nextPoll: polls.nextPoll.map(ISOTimestamp.string), stations: data?.stationCount ?? 0, prices: data?.priceCount ?? 0)
+                nextPoll: polls.nextPoll.map(ISOTimestamp.string), stations: data?.stationCount ?? 0, prices: data?.priceCount ?? 0,
+                seenThrough: seenThrough)
         }
     }
 
@@ -109,7 +112,9 @@ struct HealthController: RouteCollection {
             counts[entry.station.state, default: (0, 0)].0 += 1
             counts[entry.station.state, default: (0, 0)].1 += entry.prices.count
         }
-        let providers = Self.providers(snapshot, health: context.providers?.all ?? [:])
+        let leaderProviders = context.follower?().state.leaderProviders
+        let providers = leaderProviders.map { Self.providers(snapshot, health: $0, seenThrough: "leader") }
+            ?? Self.providers(snapshot, health: context.providers?.all ?? [:])
         let hasData = snapshot.stationCount > 0
         let follow = context.follower.map { current -> FollowInfo in
             let status = current()

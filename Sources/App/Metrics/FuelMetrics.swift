@@ -69,6 +69,10 @@ struct FuelMetrics {
     private func writeFollower(_ follower: FollowerStatus, to out: inout PrometheusText, now: Date) {
         out.family("petty_follower_failing", .gauge, help: "1 while the last copy from the leader failed or was refused.")
         out.sample("petty_follower_failing", follower.state.failing ? 1 : 0)
+        out.family("petty_follower_datasets_refused_total", .counter, help: "Leader datasets refused since start, by reason.")
+        for reason in DatasetRefusal.Reason.allCases {
+            out.sample("petty_follower_datasets_refused_total", Double(follower.state.refusals[reason] ?? 0), labels: [("reason", reason.rawValue)])
+        }
         if let lastSync = follower.state.lastSync {
             out.family("petty_follower_lag_seconds", .gauge, help: "Seconds since the follower last confirmed it holds the leader's dataset.")
             out.sample("petty_follower_lag_seconds", max(0, now.timeIntervalSince(lastSync)).rounded())

@@ -19,3 +19,10 @@ extension LoadLimits {
         }
     }
 }
+
+extension LoadLimits {
+    static func check(_ marked: MarkedChangeLog) throws {
+        try check(marked.log)
+        try check((0...maxStationID).contains(marked.idMark ?? 0), "change log id mark \(marked.idMark ?? 0)")
+    }
+}

@@ -8,17 +8,22 @@ enum SnapshotCodec {
     /// Version 2 adds each station's `access` (hours and flags); version 1 files still load, without it.
     static let magic: [UInt8] = Array("PTYSNAP2".utf8)
     static let magicV1: [UInt8] = Array("PTYSNAP1".utf8)
+    /// Version 3 is version 2 plus the id high-water mark after `changedAt` (`snapshot.bin` only: the replication
+    /// payload carries the registry and keeps version 2).
+    static let magicV3: [UInt8] = Array("PTYSNAP3".utf8)
 
     struct Malformed: Error, CustomStringConvertible {
         let description: String
     }
 
-    static func encode(_ snapshot: Snapshot) throws -> [UInt8] {
+    /// With `idMark`, the version 3 form that also records the highest station id ever issued.
+    static func encode(_ snapshot: Snapshot, idMark: Int? = nil) throws -> [UInt8] {
         var out = ByteWriter()
         out.bytes.reserveCapacity(snapshot.entries.count * 400)
-        out.bytes.append(contentsOf: magic)
+        out.bytes.append(contentsOf: idMark == nil ? magic : magicV3)
         out.u64(snapshot.version)
         out.optionalDate(snapshot.changedAt)
+        if let idMark { out.u64(UInt64(max(0, idMark))) }
         // Sorted keys: the same snapshot must give the same bytes (replication ETags, byte-for-byte checks).
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -62,13 +67,24 @@ enum SnapshotCodec {
         return out.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> Snapshot {
+    static func decode(_ bytes: [UInt8]) throws -> Snapshot { try decodeMarked(bytes).snapshot }
+
+    /// The snapshot and the id high-water mark it records (0 for versions 1 and 2, which record none).
+    static func decodeMarked(_ bytes: [UInt8]) throws -> (snapshot: Snapshot, idMark: Int) {
         var input = ByteReader(bytes: bytes)
         let header = try input.take(magic.count)
-        guard header == magic[...] || header == magicV1[...] else { throw Malformed(description: "not a Petty snapshot (bad magic)") }
-        let hasAccess = header == magic[...]
+        guard header == magic[...] || header == magicV1[...] || header == magicV3[...] else {
+            throw Malformed(description: "not a Petty snapshot (bad magic)")
+        }
+        let hasAccess = header != magicV1[...]
         let version = try input.u64()
         let changedAt = try input.optionalDate()
+        var idMark = 0
+        if header == magicV3[...] {
+            let raw = try input.u64()
+            guard raw <= UInt64(LoadLimits.maxStationID) else { throw Malformed(description: "implausible id mark \(raw)") }
+            idMark = Int(raw)
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         let statusBytes = try input.blob()
@@ -136,7 +152,7 @@ enum SnapshotCodec {
             throw Malformed(description: "duplicate station ids or keys")
         }
         if let changedAt { try LoadLimits.check(instant: changedAt.timeIntervalSince1970, "changedAt") }
-        return Snapshot(version: version, changedAt: changedAt, entries: entries, statuses: statuses)
+        return (Snapshot(version: version, changedAt: changedAt, entries: entries, statuses: statuses), idMark)
     }
 }
 

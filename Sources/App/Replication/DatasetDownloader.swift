@@ -49,11 +49,13 @@ final class DatasetDownloader: NSObject, URLSessionDataDelegate, @unchecked Send
     /// Cancels any transfer and releases the session (which holds this delegate).
     func invalidate() { session.invalidateAndCancel() }
 
-    func fetch(_ url: URL, etag: String?) async -> Result<Outcome, Failure> {
+    /// `accept`, when given, is sent as `Accept` (the sealed dataset form).
+    func fetch(_ url: URL, etag: String?, accept: String? = nil) async -> Result<Outcome, Failure> {
         if let draining = lock.withLock({ transfers.isEmpty ? nil : abandonedBecause }) { return .failure(draining) }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: min(10, limits.deadline))
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
         let deadline = limits.deadline
         return await withCheckedContinuation { continuation in
             let task = session.dataTask(with: request)

@@ -6,37 +6,37 @@ import Fuel
 /// accepts less than the merge rules would accept from a provider, and never goes backwards.
 enum DatasetTrust {
     /// Why `incoming` must be refused while `held` is served, or nil to accept it.
-    static func refusal(of incoming: Snapshot, holding held: Snapshot) -> String? {
-        guard incoming.stationCount > 0 else { return "empty dataset: no stations" }
+    static func refusal(of incoming: Snapshot, holding held: Snapshot) -> DatasetRefusal? {
+        guard incoming.stationCount > 0 else { return DatasetRefusal(.shrink, "empty dataset: no stations") }
         guard incoming.version >= held.version else {
-            return "older dataset: v\(incoming.version) is behind the v\(held.version) held"
+            return DatasetRefusal(.backwards, "older dataset: v\(incoming.version) is behind the v\(held.version) held")
         }
         let heldCounts = counts(held), incomingCounts = counts(incoming)
         for old in held.statuses {
             let provider = old.provider.rawValue
             let heldCount = heldCounts[old.provider] ?? (0, 0)
             guard heldCount.stations > 0 else { continue }
-            guard let new = incoming.status(of: old.provider) else { return "\(provider): missing from the dataset" }
+            guard let new = incoming.status(of: old.provider) else { return DatasetRefusal(.shrink, "\(provider): missing from the dataset") }
             if old.source == .live && new.source == .sample {
-                return "\(provider): sample data offered in place of live data"
+                return DatasetRefusal(.shrink, "\(provider): sample data offered in place of live data")
             }
             if let oldAsOf = old.asOf, (new.asOf ?? .distantPast) < oldAsOf {
                 let asOf = new.asOf.map(ISOTimestamp.string) ?? "an unknown time"
-                return "\(provider): data as of \(asOf) is older than the \(ISOTimestamp.string(oldAsOf)) held"
+                return DatasetRefusal(.backwards, "\(provider): data as of \(asOf) is older than the \(ISOTimestamp.string(oldAsOf)) held")
             }
             let count = incomingCounts[old.provider] ?? (0, 0)
             // As in the merge: the half rule does not protect samples, so live data always replaces them.
             if old.source != .sample && count.stations * 2 < heldCount.stations {
-                return "\(provider): \(count.stations) stations, fewer than half of the \(heldCount.stations) held"
+                return DatasetRefusal(.shrink, "\(provider): \(count.stations) stations, fewer than half of the \(heldCount.stations) held")
             }
             if heldCount.prices > 0 && count.prices == 0 {
-                return "\(provider): no plausible prices"
+                return DatasetRefusal(.shrink, "\(provider): no plausible prices")
             }
         }
         return nil
     }
 
-    private static func counts(_ snapshot: Snapshot) -> [ProviderID: (stations: Int, prices: Int)] {
+    static func counts(_ snapshot: Snapshot) -> [ProviderID: (stations: Int, prices: Int)] {
         var counts: [ProviderID: (stations: Int, prices: Int)] = [:]
         for entry in snapshot.entries {
             counts[entry.station.provider, default: (0, 0)].stations += 1

@@ -1,12 +1,16 @@
 import Foundation
 import Fuel
 import HTTP
+import Providers
 import Synchronization
 
 /// Follower mode (`PETTY_FOLLOW_URL`): instead of polling providers, copy the leader's dataset over HTTP every
-/// few seconds (a 304 when unchanged). A dataset is applied only when every value is in range
-/// (`DatasetValidation`) and it does not go backwards or shrink (`DatasetTrust`); anything refused, like a
-/// leader that is down, leaves the last good copy served and persisted and shows as `failing` in `/health`.
+/// few seconds (a 304 when unchanged). A dataset is applied only when its checksum holds (`ReplicationPayload`),
+/// every value is in range (`DatasetValidation`), it breaks no trust rule (`DatasetBounds`: text, future instants,
+/// version leaps, growth) and it does not go backwards or shrink (`DatasetTrust`); anything refused, like a
+/// leader that is down, leaves the last good copy served and persisted, shows as `failing` in `/health` and is
+/// counted by reason in `/metrics`. A refusal pins nothing: the leader's next good dataset is applied.
+/// Each sync also copies how the leader's provider polls go (`LeaderProviders`) for `/health`.
 final class FollowerService: Service {
     let name = "follower"
     let leader: URL
@@ -15,6 +19,9 @@ final class FollowerService: Service {
     private let logger: Logger
     private let limits: FollowLimits
     private let downloader: DatasetDownloader
+    private let providersURL: URL
+    private let providersDownloader = DatasetDownloader(limits: LeaderProviders.limits)
+    private let clock: @Sendable () -> Date
     private let state = Mutex(State())
 
     struct State {
@@ -26,10 +33,21 @@ final class FollowerService: Service {
         var failing = false
         /// Set while the leader's current dataset is the one refused.
         var refusedETag: String?
+        /// Datasets refused since start, by reason.
+        var refusals: [DatasetRefusal.Reason: Int] = [:]
+        /// Datasets in a row that showed each growth (`DatasetBounds.growth`); accepted at `FeedPolicy.confirmationsForGrowth`.
+        var growthSeen: [String: Int] = [:]
+        /// How the leader's provider polls go, as it last said (nil until a leader that tells has answered).
+        var leaderProviders: [ProviderID: ProviderHealth]?
     }
 
-    init(leader: URL, store: PettyStore, interval: TimeInterval, limits: FollowLimits = FollowLimits(), logger: Logger) {
+    init(
+        leader: URL, store: PettyStore, interval: TimeInterval, limits: FollowLimits = FollowLimits(), logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.leader = leader.appendingPathComponent("internal/v1/dataset")
+        providersURL = leader.appendingPathComponent(LeaderProviders.path)
+        self.clock = clock
         self.store = store
         self.interval = interval
         self.logger = logger
@@ -53,14 +71,21 @@ final class FollowerService: Service {
             }
         } onCancel: {
             downloader.invalidate()
+            providersDownloader.invalidate()
         }
     }
 
-    /// One conditional GET; returns whether a new dataset was applied.
+    /// One conditional GET (and the leader's provider health); returns whether a new dataset was applied.
     @discardableResult
     func syncOnce() async -> Bool {
+        let applied = await syncDataset()
+        await copyLeaderProviders()
+        return applied
+    }
+
+    private func syncDataset() async -> Bool {
         let (etag, refusedETag) = state.withLock { ($0.etag, $0.refusedETag) }
-        switch await downloader.fetch(leader, etag: etag) {
+        switch await downloader.fetch(leader, etag: etag, accept: ReplicationPayload.sealedContentType) {
         case .failure(let failure):
             failed(failure.description)
             return false
@@ -69,23 +94,50 @@ final class FollowerService: Service {
             if refusedETag == nil { succeeded(etag: nil) }
             return false
         case .success(.dataset(let body, let etag)):
-            do {
-                let dataset = try ReplicationPayload.decode(body)
-                if let problem = DatasetValidation.problem(in: dataset) ?? DatasetTrust.refusal(of: dataset.snapshot, holding: store.current.snapshot) {
-                    refused(problem, etag: etag)
-                    return false
-                }
+            do throws(DatasetRefusal) {
+                var dataset = try ReplicationPayload.open(body)
+                try check(dataset)
+                // A follower may lead one day: it never forgets an id it knew was issued.
+                dataset.registry.raiseMark(to: store.idMark)
                 // Shutting down: writers have been told to stop, so the store stays as the final save will find it.
                 guard !Task.isCancelled else { return false }
                 store.replace(with: dataset)
+                state.withLock { $0.growthSeen = [:] }
                 succeeded(etag: etag)
                 logger.info("follower: applied leader snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations, \(body.count) bytes)")
                 return true
             } catch {
-                refused("\(error)", etag: etag)
+                refused(error, etag: etag)
                 return false
             }
         }
+    }
+
+    /// Throws the first rule `dataset` breaks against what the store holds.
+    private func check(_ dataset: Dataset) throws(DatasetRefusal) {
+        let held = store.current.snapshot
+        if let problem = DatasetValidation.problem(in: dataset) { throw DatasetRefusal(.outOfRange, problem) }
+        if let refusal = DatasetBounds.refusal(of: dataset.snapshot, holding: held, now: clock())
+            ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held) {
+            throw refusal
+        }
+        let grown = DatasetBounds.growth(of: dataset.snapshot, holding: held)
+        let unconfirmed = state.withLock { state -> [String] in
+            let seen = state.growthSeen
+            state.growthSeen = Dictionary(uniqueKeysWithValues: grown.keys.map { ($0, (seen[$0] ?? 0) + 1) })
+            return state.growthSeen.filter { $0.value < FeedPolicy.confirmationsForGrowth }.keys.sorted()
+        }
+        if let first = unconfirmed.first, let what = grown[first] {
+            throw DatasetRefusal(.growth, "implausible growth: \(what); accepted when \(FeedPolicy.confirmationsForGrowth) datasets in a row show it")
+        }
+    }
+
+    /// A leader from before `LeaderProviders` answers 404: the follower then has nothing to show but the snapshot's.
+    private func copyLeaderProviders() async {
+        guard case .success(.dataset(let body, _)) = await providersDownloader.fetch(providersURL, etag: nil),
+              let health = try? LeaderProviders.decode(body)
+        else { return }
+        state.withLock { $0.leaderProviders = health }
     }
 
     private func succeeded(etag: String?) {
@@ -99,12 +151,13 @@ final class FollowerService: Service {
         if recovered { logger.notice("follower: leader reachable again") }
     }
 
-    private func refused(_ reason: String, etag: String?) {
+    private func refused(_ refusal: DatasetRefusal, etag: String?) {
         state.withLock { state in
             state.etag = etag
             state.refusedETag = etag
+            state.refusals[refusal.reason, default: 0] += 1
         }
-        failed("refused the leader's dataset: \(reason)")
+        failed("refused the leader's dataset: \(refusal)")
     }
 
     private func failed(_ message: String) {

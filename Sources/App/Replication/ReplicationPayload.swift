@@ -3,11 +3,36 @@ import Fuel
 
 /// The whole dataset as one binary body for followers: the binary snapshot, then registry, history and the sync
 /// change log as JSON, then the station price history (`StationHistoryCodec`). The log is the leader's, so a cursor
-/// one node issued is valid on every node. A payload from a leader older than the log or the station history ends
-/// early and still decodes (with none); a follower older than them refuses the extra blobs, so upgrade followers first.
+/// one node issued is valid on every node.
+///
+/// Sealed (`sealedContentType`, what followers ask for): the same body ending in a checksum line over every byte
+/// before it (`FileSeal`), verified before anything is decoded, so a flipped bit on the way is refused, never served.
+/// A leader serves the unsealed form to a follower that does not ask for the sealed one (a follower from before
+/// checksums), and a follower refuses an unsealed body: upgrade the leader before the followers, or together.
 enum ReplicationPayload {
     static let magic: [UInt8] = Array("PTYREPL1".utf8)
     static let contentType = "application/vnd.petty.dataset"
+    static let sealedContentType = "application/vnd.petty.dataset+sealed"
+
+    static func encodeSealed(_ dataset: Dataset) throws -> [UInt8] { FileSeal.seal(try encode(dataset)) }
+
+    /// The checksum of a sealed body (its last line's digits), for a pointer to it.
+    static func checksum(ofSealed body: [UInt8]) -> String {
+        String(decoding: body.suffix(17).dropLast(), as: UTF8.self)
+    }
+
+    /// Verifies a sealed body's checksum, then decodes it.
+    static func open(_ body: [UInt8]) throws(DatasetRefusal) -> Dataset {
+        let payload: [UInt8]
+        switch FileSeal.open(body) {
+        case .verified(let verified): payload = verified
+        case .unsealed: throw DatasetRefusal(.checksum, "no checksum: the leader sends unchecked datasets (upgrade the leader first)")
+        case .mismatch: throw DatasetRefusal(.checksum, "checksum mismatch: the dataset was damaged on the way")
+        }
+        do { return try decode(payload) } catch {
+            throw DatasetRefusal(.malformed, "undecodable dataset: \(DataDirectory.summary(error))")
+        }
+    }
 
     static func encode(_ dataset: Dataset) throws -> [UInt8] {
         var out = ByteWriter()

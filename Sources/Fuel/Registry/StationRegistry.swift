@@ -159,3 +159,15 @@ extension StationRegistry {
         return (repaired, dropped)
     }
 }
+
+extension StationRegistry {
+    /// Makes sure no id up to `mark` is ever handed out again: the next new key gets at least `mark + 1`.
+    /// For a high-water mark kept elsewhere (another data file, etcd) that may know of ids this registry lost.
+    /// Never lowers the mark; returns whether it rose.
+    @discardableResult
+    public mutating func raiseMark(to mark: Int) -> Bool {
+        guard mark > lastAssigned else { return false }
+        lastAssigned = mark
+        return true
+    }
+}

@@ -19,8 +19,14 @@ public enum FeedPolicy {
     /// How many more stations than `known` one feed may bring.
     public static func growthAllowed(known: Int) -> Int { max(25, known / 4) }
 
-    /// `text` cut to `limit` characters.
+    /// `text` cut to `limit` characters, each control character (tab, newline, escape, ...) made a space.
     static func capped(_ text: String, _ limit: Int) -> String {
-        text.count <= limit ? text : String(text.prefix(limit))
+        let clean = hasControlCharacters(text) ? String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 })) : text
+        return clean.count <= limit ? clean : String(clean.prefix(limit))
     }
+
+    /// Whether `text` holds a control character (Unicode category Cc), which no station text needs.
+    public static func hasControlCharacters(_ text: String) -> Bool { text.unicodeScalars.contains(where: isControl) }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .control }
 }

@@ -1,0 +1,215 @@
+import Foundation
+import Fuel
+import HTTP
+import Providers
+import Testing
+@testable import App
+
+/// The trust rules a follower applies to every dataset, driven step by step: a follower service over its own store,
+/// synced on demand (`syncOnce`) from a fake leader on loopback, with an injected clock. Nothing a leader sends can
+/// pin a follower: after each refusal the healthy leader's next dataset is applied, without a restart.
+@Suite struct FollowerTrustRulesTests {
+    typealias Harness = FollowerHarness
+    static let held = Harness.good
+
+    /// The follower's clock: a day after the newest instant of the data.
+    static let now: Date = {
+        let snapshot = held.snapshot
+        let instants = snapshot.statuses.compactMap(\.asOf) + [snapshot.changedAt ?? .distantPast]
+            + snapshot.entries.flatMap { $0.prices.flatMap { [$0.updatedAt, $0.seenAt ?? .distantPast] } }
+        return instants.max()!.addingTimeInterval(86_400)
+    }()
+
+    struct Follower {
+        let store: PettyStore
+        let service: FollowerService
+
+        init(following leader: FakeLeader, holding dataset: Dataset = FollowerTrustRulesTests.held) {
+            store = makePettyStore(dataset)
+            service = FollowerService(
+                leader: leader.url, store: store, interval: 1, logger: AppTestSupport.quietLogger(), clock: { FollowerTrustRulesTests.now })
+        }
+
+        var version: UInt64 { store.current.version }
+        var lastError: String { service.status.lastError ?? "" }
+        func refusals(_ reason: DatasetRefusal.Reason) -> Int { service.status.refusals[reason] ?? 0 }
+    }
+
+    /// A leader serving `dataset`, and a follower holding `held`.
+    func setUp(serving dataset: Dataset) throws -> (FakeLeader, Follower) {
+        let leader = try FakeLeader(serving: dataset).start()
+        return (leader, Follower(following: leader))
+    }
+
+    func healthy(_ version: UInt64) -> Dataset { Harness.liveDataset(version: version) }
+
+    /// `bad` is refused for `reason` (the store untouched), then the leader's next healthy dataset is applied.
+    func expectRefusedThenRecovered(
+        _ bad: Dataset, _ reason: DatasetRefusal.Reason, saying words: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let (leader, follower) = try setUp(serving: bad)
+        defer { leader.stop() }
+        #expect(await follower.service.syncOnce() == false, sourceLocation: sourceLocation)
+        #expect(follower.store.current.dataset == Self.held, "the store is untouched", sourceLocation: sourceLocation)
+        #expect(follower.refusals(reason) == 1, "\(follower.service.status.refusals)", sourceLocation: sourceLocation)
+        #expect(follower.lastError.contains(words), "\(follower.lastError)", sourceLocation: sourceLocation)
+        #expect(follower.service.status.failing, sourceLocation: sourceLocation)
+        // Unchanged: a 304, still refused.
+        #expect(await follower.service.syncOnce() == false, sourceLocation: sourceLocation)
+        try leader.serve(healthy(300))
+        #expect(await follower.service.syncOnce(), "the healthy leader's next dataset is followed", sourceLocation: sourceLocation)
+        #expect(follower.version == 300 && !follower.service.status.failing, sourceLocation: sourceLocation)
+    }
+
+    // MARK: The checksum
+
+    @Test func thirtySingleBitFlipsOfARealPayloadAreAllRefused() async throws {
+        let intact = try ReplicationPayload.encodeSealed(healthy(101))
+        let (leader, follower) = try setUp(serving: Self.held)
+        defer { leader.stop() }
+        var rng = SplitMix64(seed: 0xF11B_5EED)
+        // 25 anywhere in the body, 5 in the checksum line.
+        let offsets = (0..<25).map { _ in Int(rng.next() % UInt64(intact.count)) }
+            + (0..<5).map { _ in intact.count - 1 - Int(rng.next() % UInt64(FileSeal.trailerLength)) }
+        var refused = 0
+        for (index, offset) in offsets.enumerated() {
+            var flipped = intact
+            flipped[offset] ^= 1 << UInt8(rng.next() % 8)
+            leader.serve(raw: flipped, etag: "\"flip-\(index)\"")
+            if await follower.service.syncOnce() == false, follower.store.current.dataset == Self.held { refused += 1 }
+        }
+        print("replication payload bit flips: \(offsets.count) tried, \(refused) refused, \(follower.refusals(.checksum)) by the checksum")
+        #expect(refused == 30)
+        #expect(follower.refusals(.checksum) == 30)
+        leader.serve(raw: intact, etag: "\"intact\"")
+        #expect(await follower.service.syncOnce())
+        #expect(follower.version == 101)
+    }
+
+    @Test func aPayloadWithoutAChecksumIsRefused() async throws {
+        let (leader, follower) = try setUp(serving: Self.held)
+        defer { leader.stop() }
+        leader.serve(raw: try ReplicationPayload.encode(healthy(101)), etag: "\"unsealed\"")
+        #expect(await follower.service.syncOnce() == false)
+        #expect(follower.lastError.contains("no checksum"), "\(follower.lastError)")
+    }
+
+    // MARK: Nothing can pin a follower
+
+    @Test func versionTwoToThe63MinusOneIsRefusedAndTheNextHealthyDatasetFollowed() async throws {
+        try await expectRefusedThenRecovered(healthy(UInt64(Int64.max)), .versionJump, saying: "version jump")
+    }
+
+    @Test func aVersionJumpIsJudgedOnBothSidesOfAMillion() async throws {
+        let (leader, follower) = try setUp(serving: healthy(100 + 1_000_001))
+        defer { leader.stop() }
+        #expect(await follower.service.syncOnce() == false)
+        #expect(follower.refusals(.versionJump) == 1)
+        try leader.serve(healthy(100 + 1_000_000))
+        #expect(await follower.service.syncOnce())
+        #expect(follower.version == 1_000_100)
+    }
+
+    @Test func aFreshFollowerTakesALongLivedLeadersVersion() async throws {
+        let leader = try FakeLeader(serving: healthy(5_000_000)).start()
+        defer { leader.stop() }
+        let follower = Follower(following: leader, holding: Dataset())
+        #expect(await follower.service.syncOnce())
+        #expect(follower.version == 5_000_000)
+    }
+
+    static func with(asOf: Date, version: UInt64) -> Dataset {
+        Harness.liveDataset(version: version) { _, statuses in
+            for index in statuses.indices where statuses[index].provider == .wa { statuses[index].asOf = asOf }
+        }
+    }
+
+    @Test func anAsOfIn2198IsRefusedAndTheNextHealthyDatasetFollowed() async throws {
+        let in2198 = Date(timeIntervalSince1970: 7_195_046_400)  // 2198-01-01
+        try await expectRefusedThenRecovered(Self.with(asOf: in2198, version: 200), .future, saying: "ahead of this server's clock")
+    }
+
+    @Test func anAsOfIsJudgedOnBothSidesOfTenMinutesAhead() async throws {
+        let (leader, follower) = try setUp(serving: Self.with(asOf: Self.now.addingTimeInterval(601), version: 101))
+        defer { leader.stop() }
+        #expect(await follower.service.syncOnce() == false)
+        #expect(follower.refusals(.future) == 1)
+        try leader.serve(Self.with(asOf: Self.now.addingTimeInterval(600), version: 102))
+        #expect(await follower.service.syncOnce())
+    }
+
+    // MARK: Growth and text, by the feeds' own rules
+
+    /// `held` with `count` more NSW stations.
+    static func grown(by count: Int, version: UInt64) -> Dataset {
+        Harness.liveDataset(version: version) { entries, _ in
+            let template = entries.first { $0.station.provider == .nsw }!
+            for index in 0..<count {
+                var entry = template
+                entry.station.id = StationID(1_000_000 + index)
+                entry.station.key = StationKey(provider: .nsw, sourceID: "ghost-\(index)")
+                entry.station.location = Coordinate(latitude: -33 - Double(index % 1_000) / 1_000, longitude: 150 + Double(index / 1_000) / 100)
+                entries.append(entry)
+            }
+        }
+    }
+
+    @Test func aHundredThousandStationDatasetIsRefused() async throws {
+        let huge = Self.grown(by: 100_000 - Self.held.snapshot.stationCount, version: 150)
+        #expect(huge.snapshot.stationCount == 100_000)
+        try await expectRefusedThenRecovered(huge, .growth, saying: "implausible growth: nsw: ")
+    }
+
+    @Test func growthBeyondTheFeedRuleIsAcceptedOnlyWhenThreeDatasetsInARowShowIt() async throws {
+        // 50 NSW stations held: one feed may add max(25, 50 / 4) = 25.
+        let (leader, follower) = try setUp(serving: Self.grown(by: 25, version: 101))
+        defer { leader.stop() }
+        #expect(await follower.service.syncOnce(), "growth within the rule")
+        for version in UInt64(102)...103 {
+            try leader.serve(Self.grown(by: 25 + 30, version: version))  // 105 > 75 + max(25, 75 / 4)
+            #expect(await follower.service.syncOnce() == false, "v\(version)")
+        }
+        #expect(follower.refusals(.growth) == 2)
+        try leader.serve(Self.grown(by: 25 + 30, version: 104))
+        #expect(await follower.service.syncOnce(), "the third dataset in a row confirms it")
+        #expect(follower.version == 104)
+    }
+
+    static func named(_ name: String, version: UInt64 = 150) -> Dataset {
+        Harness.liveDataset(version: version) { entries, _ in entries[0].station.name = name }
+    }
+
+    @Test func aLongNameWithControlCharactersIsRefusedAndTheNextHealthyDatasetFollowed() async throws {
+        try await expectRefusedThenRecovered(Self.named(String(repeating: "A\u{07}", count: 256)), .text, saying: "name of 512 characters")
+    }
+
+    @Test(arguments: [
+        (String(repeating: "N", count: 121), false), (String(repeating: "N", count: 120), true),
+        ("Tab\there", false), ("Line\nbreak", false), ("Café Ünïcode", true),
+    ])
+    func aNameIsJudgedByTheFeedsTextRules(_ name: String, accepted: Bool) async throws {
+        let (leader, follower) = try setUp(serving: Self.named(name))
+        defer { leader.stop() }
+        #expect(await follower.service.syncOnce() == accepted, "\(follower.lastError)")
+        #expect(follower.refusals(.text) == (accepted ? 0 : 1))
+    }
+
+    // MARK: The leader's provider statuses
+
+    @Test func theLeadersProviderHealthIsCopiedWithEachSync() async throws {
+        let (leader, follower) = try setUp(serving: healthy(101))
+        defer { leader.stop() }
+        var failing = ProviderHealth()
+        failing.state = .failing
+        failing.lastError = "HTTP 503 from FuelWatch"
+        failing.consecutiveFailures = 4
+        try leader.report([.wa: failing, .nsw: ProviderHealth()])
+        #expect(await follower.service.syncOnce())
+        #expect(follower.service.status.leaderProviders?[.wa]?.state == .failing)
+        #expect(follower.service.status.leaderProviders?[.wa]?.lastError == "HTTP 503 from FuelWatch")
+        // Recovered at the leader: seen on the next sync, though the dataset is unchanged (a 304).
+        try leader.report([.wa: ProviderHealth(), .nsw: ProviderHealth()])
+        #expect(await follower.service.syncOnce() == false)
+        #expect(follower.service.status.leaderProviders?[.wa]?.state == .ok)
+    }
+}
