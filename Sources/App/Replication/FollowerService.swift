@@ -95,22 +95,32 @@ final class FollowerService: Service {
             return false
         case .success(.dataset(let body, let etag)):
             do throws(DatasetRefusal) {
-                var dataset = try ReplicationPayload.open(body)
-                try check(dataset)
-                // A follower may lead one day: it never forgets an id it knew was issued.
-                dataset.registry.raiseMark(to: store.idMark)
-                // Shutting down: writers have been told to stop, so the store stays as the final save will find it.
-                guard !Task.isCancelled else { return false }
-                store.replace(with: dataset)
-                state.withLock { $0.growthSeen = [:] }
-                succeeded(etag: etag)
-                logger.info("follower: applied leader snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations, \(body.count) bytes)")
-                return true
+                return offer(try ReplicationPayload.open(body), etag: etag, bytes: body.count)
             } catch {
                 refused(error, etag: etag)
                 return false
             }
         }
+    }
+
+    /// Applies a decoded dataset from the leader if it breaks no rule, or records why not; returns whether applied.
+    func offer(_ dataset: Dataset, etag: String?, bytes: Int) -> Bool {
+        do throws(DatasetRefusal) {
+            try check(dataset)
+        } catch {
+            refused(error, etag: etag)
+            return false
+        }
+        // Shutting down: writers have been told to stop, so the store stays as the final save will find it.
+        guard !Task.isCancelled else { return false }
+        var dataset = dataset
+        // A follower may lead one day: it never forgets an id it knew was issued.
+        dataset.registry.raiseMark(to: store.idMark)
+        store.replace(with: dataset)
+        state.withLock { $0.growthSeen = [:] }
+        succeeded(etag: etag)
+        logger.info("follower: applied leader snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations, \(bytes) bytes)")
+        return true
     }
 
     /// Throws the first rule `dataset` breaks against what the store holds.
