@@ -37,7 +37,9 @@ TRICKLE_DEADLINE = 60
 
 
 def fetch_dataset(port):
-    with urllib.request.urlopen(f"http://{HOST}:{port}{DATASET_PATH}", timeout=30) as response:
+    # The sealed form (checksum line at the end), as a follower asks for it: an unsealed body is refused.
+    request = urllib.request.Request(f"http://{HOST}:{port}{DATASET_PATH}", headers={"Accept": "application/vnd.petty.dataset+sealed"})
+    with urllib.request.urlopen(request, timeout=30) as response:
         headers = [(k, v) for k, v in response.headers.items() if k.lower() in ("content-type", "etag", "last-modified", "cache-control")]
         return {"body": response.read(), "headers": headers, "etag": response.headers.get("ETag")}
 

@@ -58,6 +58,19 @@ import Testing
         #expect(relayed.status == .notFound)
     }
 
+    @Test func aFollowerAskingForTheSealedFormGetsTheChecksummedBody() throws {
+        let app = try AppTestSupport.sampleApp()
+        let sealed = try app.test(.GET, "/internal/v1/dataset", headers: ["Accept": ReplicationPayload.sealedContentType])
+        #expect(sealed.headers.first(name: "Content-Type") == ReplicationPayload.sealedContentType)
+        #expect(sealed.headers.first(name: "Vary") == "Accept")
+        #expect(try ReplicationPayload.open(Array(sealed.body)).snapshot == AppTestSupport.sampleDataset.snapshot)
+        let plain = try app.test(.GET, "/internal/v1/dataset")
+        #expect(throws: DatasetRefusal.self) { try ReplicationPayload.open(Array(plain.body)) }
+        #expect(Array(sealed.body) == FileSeal.seal(Array(plain.body)))
+        #expect(try app.test(.GET, "/internal/v1/providers").status == .ok)
+        #expect(try app.test(.GET, "/internal/v1/providers", peer: "203.0.113.9").status == .notFound)
+    }
+
     @Test func anUnchangedDatasetCostsOne304() throws {
         let app = try AppTestSupport.sampleApp()
         let first = try app.test(.GET, "/internal/v1/dataset")

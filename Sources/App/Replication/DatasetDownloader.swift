@@ -32,6 +32,7 @@ final class DatasetDownloader: NSObject, URLSessionDataDelegate, @unchecked Send
     private var transfers: [Int: Transfer] = [:]
     /// Why the last transfer was abandoned, repeated while it drains.
     private var abandonedBecause: Failure?
+    private var invalidated = false
     private var session: URLSession!
 
     init(limits: FollowLimits) {
@@ -47,7 +48,11 @@ final class DatasetDownloader: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     /// Cancels any transfer and releases the session (which holds this delegate).
-    func invalidate() { session.invalidateAndCancel() }
+    /// Later fetches fail at once: a task asked of an invalidated session traps.
+    func invalidate() {
+        lock.withLock { invalidated = true }
+        session.invalidateAndCancel()
+    }
 
     /// `accept`, when given, is sent as `Accept` (the sealed dataset form).
     func fetch(_ url: URL, etag: String?, accept: String? = nil) async -> Result<Outcome, Failure> {
@@ -58,8 +63,14 @@ final class DatasetDownloader: NSObject, URLSessionDataDelegate, @unchecked Send
         if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
         let deadline = limits.deadline
         return await withCheckedContinuation { continuation in
-            let task = session.dataTask(with: request)
-            lock.withLock { transfers[task.taskIdentifier] = Transfer(continuation: continuation) }
+            // Created under the lock, so `invalidate()` comes either before (no task) or after (the task is cancelled).
+            let task = lock.withLock { () -> URLSessionDataTask? in
+                guard !invalidated else { return nil }
+                let task = session.dataTask(with: request)
+                transfers[task.taskIdentifier] = Transfer(continuation: continuation)
+                return task
+            }
+            guard let task else { return continuation.resume(returning: .failure(Failure(description: "cancelled"))) }
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
                 self?.abandon(task, Failure(description: "the dataset transfer did not finish within the \(Self.seconds(deadline)) s deadline"))
             }

@@ -79,7 +79,7 @@ final class FollowerService: Service {
     @discardableResult
     func syncOnce() async -> Bool {
         let applied = await syncDataset()
-        await copyLeaderProviders()
+        if !Task.isCancelled { await copyLeaderProviders() }
         return applied
     }
 
