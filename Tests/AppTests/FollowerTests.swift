@@ -67,6 +67,7 @@ import Testing
         let plain = try app.test(.GET, "/internal/v1/dataset")
         #expect(throws: DatasetRefusal.self) { try ReplicationPayload.open(Array(plain.body)) }
         #expect(Array(sealed.body) == FileSeal.seal(Array(plain.body)))
+        #expect(ReplicationPayload.checksum(ofSealed: Array(sealed.body)) == FileSeal.hex(FileSeal.fnv1a64(plain.body[...])))
         #expect(try app.test(.GET, "/internal/v1/providers").status == .ok)
         #expect(try app.test(.GET, "/internal/v1/providers", peer: "203.0.113.9").status == .notFound)
     }
