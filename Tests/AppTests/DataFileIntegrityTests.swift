@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Files on disk are not trusted: every file carries a checksum, every value is range-checked on load, the

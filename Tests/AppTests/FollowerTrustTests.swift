@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// One leader accident must not take the fleet down: whatever a follower refuses, it keeps serving its previous

@@ -5,6 +5,7 @@ import Glibc
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Saving fails the ways disks fail: full, read-only, deleted. The server keeps serving, says so in `/health`
