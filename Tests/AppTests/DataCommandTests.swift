@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// `Run data check DIR` and `Run data copy FROM TO`, as an operator runs them (exit status and printed text).

@@ -3,6 +3,7 @@ import Fuel
 import HTTP
 import Providers
 import Testing
+@testable import API
 @testable import App
 
 /// The trust rules a follower applies to every dataset, driven step by step: a follower service over its own store,
@@ -223,7 +224,7 @@ import Testing
 
     /// What an operator sees on a running follower: the leader's provider failure in `/health`, marked as seen
     /// through the leader, and the refused datasets by reason in `/metrics`.
-    @Test func aFollowersHealthShowsTheLeadersProvidersAndMetricsCountRefusals() async throws {
+    @Test(.longScenario) func aFollowersHealthShowsTheLeadersProvidersAndMetricsCountRefusals() async throws {
         let leader = try FakeLeader(serving: Self.held).start()
         defer { leader.stop() }
         var failing = ProviderHealth()

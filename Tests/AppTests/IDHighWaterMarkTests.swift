@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Ids are forever: the station with the highest id is removed, then data files are lost or damaged. The highest

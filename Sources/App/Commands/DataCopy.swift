@@ -1,3 +1,4 @@
+import API
 import Foundation
 
 /// `Run data copy FROM TO`: copies a whole data directory (every data file and the format record, byte for byte,

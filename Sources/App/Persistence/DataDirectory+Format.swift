@@ -1,3 +1,4 @@
+import API
 import Foundation
 
 /// Which format a data directory is in. Once a save has written the checksummed format, a file without its

@@ -1,3 +1,4 @@
+import API
 import Fuel
 
 /// The id high-water mark as a value other parts can keep too (a fleet stores it in etcd under `/<fleet>/ids`):

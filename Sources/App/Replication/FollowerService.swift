@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Fuel
 import HTTP
@@ -24,22 +25,7 @@ final class FollowerService: Service {
     private let clock: @Sendable () -> Date
     private let state = Mutex(State())
 
-    struct State {
-        /// The validator to send: of the dataset applied last, or of the one refused last (so an unchanged
-        /// bad dataset costs a 304, not a download, and stays refused).
-        var etag: String?
-        var lastSync: Date?
-        var lastError: String?
-        var failing = false
-        /// Set while the leader's current dataset is the one refused.
-        var refusedETag: String?
-        /// Datasets refused since start, by reason.
-        var refusals: [DatasetRefusal.Reason: Int] = [:]
-        /// Datasets in a row that showed each growth (`DatasetBounds.growth`); accepted at `FeedPolicy.confirmationsForGrowth`.
-        var growthSeen: [String: Int] = [:]
-        /// How the leader's provider polls go, as it last said (nil until a leader that tells has answered).
-        var leaderProviders: [ProviderID: ProviderHealth]?
-    }
+    typealias State = FollowerState
 
     init(
         leader: URL, store: PettyStore, interval: TimeInterval, limits: FollowLimits = FollowLimits(), logger: Logger,

@@ -3,6 +3,7 @@ import Fuel
 import HTTP
 import Providers
 import Synchronization
+@testable import API
 @testable import App
 
 /// A leader on loopback, built on our own HTTP module, serving whatever dataset a test sets, with the real

@@ -1,6 +1,6 @@
 /// Why a follower refused the leader's dataset: a reason (a `/metrics` label) and the words `/health` shows.
-struct DatasetRefusal: Error, CustomStringConvertible, Equatable, Sendable {
-    enum Reason: String, CaseIterable, Sendable {
+package struct DatasetRefusal: Error, CustomStringConvertible, Equatable, Sendable {
+    package enum Reason: String, CaseIterable, Sendable {
         /// The body's checksum is missing or does not match: damaged on the way, or from a leader not upgraded.
         case checksum
         /// The checksum holds but the body does not decode.
@@ -21,10 +21,10 @@ struct DatasetRefusal: Error, CustomStringConvertible, Equatable, Sendable {
         case growth
     }
 
-    let reason: Reason
-    let description: String
+    package let reason: Reason
+    package let description: String
 
-    init(_ reason: Reason, _ description: String) {
+    package init(_ reason: Reason, _ description: String) {
         self.reason = reason
         self.description = description
     }
