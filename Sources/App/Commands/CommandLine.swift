@@ -27,7 +27,7 @@ public enum CommandLineParser {
           serve     Start the HTTP server (default)
           routes    Print the route table
           export    Print the persisted snapshot (from --data-dir) as JSON
-          backtest  Replay the bundled daily history and print the cycle advice's hit rates
+          backtest  Replay the bundled daily history: the cycle advice against the three baselines
 
         Options for serve (environment fallbacks in brackets):
           -H, --hostname <host>    Address to bind [PETTY_HOSTNAME] (default 127.0.0.1)
