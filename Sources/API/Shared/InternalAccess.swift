@@ -3,10 +3,12 @@ import HTTP
 /// Who may read the internal endpoints (`/internal/v1/dataset`, `/metrics`): clients in `PETTY_FOLLOWERS`
 /// (default loopback). Anyone else gets the same 404 as an unknown path. The client address is the one
 /// `TrustedProxyMiddleware` settled on, so a request relayed by nginx is judged by its real origin.
-struct InternalAccess: Sendable {
+package struct InternalAccess: Sendable {
     let allowed: [IPAddressRange]
 
-    func check(_ request: Request) throws {
+    package init(allowed: [IPAddressRange]) { self.allowed = allowed }
+
+    package func check(_ request: Request) throws {
         guard let client = IPAddress(request.clientAddress), allowed.contains(where: { $0.contains(client) }) else {
             throw RouteNotFound()
         }
