@@ -586,6 +586,8 @@ def main():
                 run()
         bench.loads.append(f"end {uptime()}")
         bench.report(command)
+        print("\n== advice: Run backtest (served rule vs the three naive baselines, held-out half)", flush=True)
+        indented(subprocess.run([RUN, "backtest"], capture_output=True, text=True).stdout)
     finally:
         bench.procs.stop_all()
         if ENV.get("KEEP"):

@@ -35,11 +35,15 @@ import Testing
     }
 
     @Test func stalePricesAndFavouritesCarryVsAverageToo() throws {
-        // 2593: NSW LPG 89.9 from 2023 is stale, so it is compared with nothing.
+        // 2593: NSW LPG 89.9 from 2023, still listed by the full feed: current, compared with NSW's average.
         let detail = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations/2593"))["data"] as? [String: Any])
         let lpg = try require(Self.prices(detail).first { $0["fuel"] as? String == "LPG" })
-        #expect(lpg["stale"] as? Bool == true)
-        #expect(lpg["vs_average"] is NSNull)
+        #expect(lpg["stale"] == nil)
+        #expect(lpg["vs_average"] as? Double == -27.3)
+        #expect(lpg["vs_average_of"] as? String == "NSW")
+        // A Perth station is compared with Perth's average, and says so.
+        let perth = try require((try AppTestSupport.json(try app.test(.GET, "/v1/stations?near=-31.9523,115.8613&radius_km=10&fuel=U91&limit=1"))["data"] as? [[String: Any]])?.first)
+        #expect(Self.prices(perth).contains { $0["vs_average_of"] as? String == "perth" }, "\(perth)")
         let favourites = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?ids=3300,3370"))["data"] as? [[String: Any]])
         #expect(favourites.flatMap(Self.prices).contains { $0["vs_average"] is Double })
     }

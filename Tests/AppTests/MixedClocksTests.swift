@@ -73,7 +73,8 @@ import Testing
         }
         // Melbourne's newest recorded day is months before the wall clock, but VIC is on its recording: not stale.
         let melbourne = try data("/v1/advice?fuel=U91&city=melbourne")
-        #expect(["fill_up_now", "wait"].contains(melbourne["advice"] as? String), "\(melbourne)")
+        // Not stale (a cycle verdict is read), but the rule lost to the baselines on Melbourne's held-out days.
+        #expect(melbourne["advice"] as? String == "no_reliable_signal", "\(melbourne)")
         #expect(melbourne["history_days"] as? Int == 41)
         // Perth on its sample is still the evening of the recording, with the next trading day's prices published.
         let perth = try data("/v1/advice?fuel=U91&city=perth")

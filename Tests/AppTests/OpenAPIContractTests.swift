@@ -51,6 +51,9 @@ import Testing
         "/v1/advice?fuel=U91&near=-31.9523,115.8613",  // Perth: tomorrow's prices decide
         "/v1/advice?fuel=U91&near=-23.70,133.88",  // outside every metro area
         "/v1/advice?fuel=LPG&city=sydney",  // not enough history
+        "/v1/advice?fuel=U91&city=melbourne",  // skill: the rule does not beat the baselines
+        "/v1/advice?fuel=U91&near=-33.3271,115.6414",  // Bunbury: WA tomorrow prices nearby
+        "/v1/summary?state=VIC&fuel=U91&near=-38.1499,144.3617",  // Geelong: the advice /v1/advice gives there
         "/v1/summary?state=WA&fuel=U91",  // tomorrow counts
         "/v1/summary?state=NSW&fuel=U91&near=-33.8688,151.2093",
         "/v1/summary?state=TAS&fuel=U91",  // no cycling city, no prices

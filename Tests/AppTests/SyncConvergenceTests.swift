@@ -19,6 +19,8 @@ import Testing
         try world.step("a station renamed and moved") { $0.renameAndMove() }
         try world.step("a failed poll") { $0.failPoll() }
         for round in 1...FeedPolicy.absencesBeforeRemoval {
+            // Removal needs the absence over time too (`FeedPolicy.minimumAbsence`), not only over feeds.
+            if round > 1 { world.advance(FeedPolicy.minimumAbsence / Double(FeedPolicy.absencesBeforeRemoval - 1)) }
             try world.step("a delisted station, absent feed \(round)") { $0.delist(round == 1) }
         }
         try world.step("tomorrow's prices published") { $0.publishTomorrow() }

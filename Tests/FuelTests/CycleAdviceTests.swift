@@ -57,9 +57,11 @@ import Testing
 
     @Test func nearTheTroughItSaysFillUpNow() {
         // Last day: the bottom of the fall (170.0 + 2.5 c), 11 days into the cycle.
-        let advice = Self.advice(Self.sawtooth(cycles: 2, droppingLast: 1))
+        let points = Self.sawtooth(cycles: 2, droppingLast: 1)
+        let advice = Self.advice(points)
         #expect(advice.verdict == .fillUpNow)
-        #expect(advice.reason.contains("near its"))
+        // Only what the data shows, with its date: the newest average and its change on the days before.
+        #expect(advice.reason == "The Sydney U91 average was 175.0 c/L on \(points.last!.day), down 5.0 c/L on the mean of the 3 days before.")
     }
 
     @Test func onTheWayUpFromTheTroughItSaysFillUpNow() {
@@ -68,14 +70,16 @@ import Testing
         let advice = Self.advice(points)
         #expect(advice.reading?.cycle.direction == .rising)
         #expect(advice.verdict == .fillUpNow)
-        #expect(advice.reason.contains("started rising"))
+        #expect(advice.reason.contains("c/L on \(points.last!.day), up"))
     }
 
     @Test func justAfterThePeakItSaysWait() {
         let points = Self.sawtooth(cycles: 2) + Self.points([170, 185, 200, 197.5], from: Self.start.advanced(by: 28))
         let advice = Self.advice(points)
         #expect(advice.verdict == .wait)
-        #expect(advice.reason.contains("fall"))
+        // No claim that prices "usually fall from here": the last days rose.
+        #expect(advice.reason.contains("197.5 c/L on \(points.last!.day), up 12.5 c/L on the mean of the 3 days before"))
+        #expect(!advice.reason.contains("usually"))
     }
 
     @Test func flatPricesHaveNoCycle() {
@@ -91,7 +95,19 @@ import Testing
         #expect(Self.advice(points, today: last.advanced(by: CycleAdvice.staleAfterDays)).verdict != .notEnoughHistory)
         let stale = Self.advice(points, today: last.advanced(by: CycleAdvice.staleAfterDays + 1))
         #expect(stale.verdict == .notEnoughHistory)
-        #expect(stale.reason.contains("days old"))
+        #expect(stale.reason.contains("is from \(last), 8 days old"))
+    }
+
+    @Test func dataOlderThanTwoDaysOrSampleDataSaysSoWithItsDate() {
+        let points = Self.sawtooth(cycles: 2)
+        let last = CalendarDay(points.last!.day)!
+        #expect(!Self.advice(points, today: last.advanced(by: 2)).reason.contains("days old"))
+        let old = Self.advice(points, today: last.advanced(by: 3))
+        #expect([.wait, .fillUpNow].contains(old.verdict))
+        #expect(old.reason.hasSuffix("The newest average is from \(last), 3 days old."))
+        let sample = CycleAdvice(city: .sydney, fuel: .U91, points: points, today: last, source: .sample)
+        #expect(sample.reason.contains("This is sample data, recorded for \(last)."))
+        #expect(!Self.advice(points).reason.contains("sample"))
     }
 
     @Test func theMetroAreasAreWhereTheCitiesAre() {

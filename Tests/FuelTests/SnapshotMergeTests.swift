@@ -42,7 +42,12 @@ import Testing
 
         let second = Fixture.merge(replacement, into: result.snapshot, registry: result.registry, at: later)
         #expect(second.snapshot.entries.count == 5)
-        let third = Fixture.merge(replacement, into: second.snapshot, registry: second.registry, at: later)
+        // Three feeds within the hour are not enough: the absence must also last `FeedPolicy.minimumAbsence`.
+        let soon = Fixture.merge(replacement, into: second.snapshot, registry: second.registry, at: later.addingTimeInterval(3_600))
+        #expect(soon.snapshot.entries.count == 5)
+        #expect(soon.snapshot.status(of: .nsw)?.pendingRemoval == ["4": 3])
+        let third = Fixture.merge(
+            replacement, into: soon.snapshot, registry: soon.registry, at: later.addingTimeInterval(FeedPolicy.minimumAbsence))
         #expect(third.snapshot.entries.map(\.station.sourceID) == ["1", "2", "3", "5"])
         #expect(third.report.stationsRemoved == 1)
         #expect(third.snapshot.status(of: .nsw)?.pendingRemoval == nil)
@@ -137,7 +142,7 @@ import Testing
         #expect(result.report.outcome == .applied)
         #expect(result.snapshot.stationCount == 10, "the unlisted half stays until a stable majority of feeds agrees")
         let second = Fixture.merge(half, into: result.snapshot, registry: result.registry, at: later)
-        let third = Fixture.merge(half, into: second.snapshot, registry: second.registry, at: later)
+        let third = Fixture.merge(half, into: second.snapshot, registry: second.registry, at: later.addingTimeInterval(FeedPolicy.minimumAbsence))
         #expect(third.snapshot.stationCount == 5)
     }
 

@@ -43,8 +43,9 @@ import Testing
             provider: .nsw, stations: [Fixture.station(.nsw, "1"), Fixture.station(.nsw, "3"), Fixture.station(.nsw, "4")],
             prices: ["1", "3", "4"].map { Fixture.price(.nsw, $0, 1_900) }, asOf: Fixture.now)
         var result = Fixture.merge(shrunk, into: merged.snapshot, registry: merged.registry)
-        for _ in 1..<FeedPolicy.absencesBeforeRemoval {
-            result = Fixture.merge(shrunk, into: result.snapshot, registry: result.registry)
+        for round in 1..<FeedPolicy.absencesBeforeRemoval {
+            let at = Fixture.now.addingTimeInterval(FeedPolicy.minimumAbsence * Double(round) / Double(FeedPolicy.absencesBeforeRemoval - 1))
+            result = Fixture.merge(shrunk, into: result.snapshot, registry: result.registry, at: at)
         }
         #expect(result.snapshot.station(2) == nil)
         #expect(result.snapshot.entries.map(\.id) == [1, 3, 4])

@@ -31,21 +31,22 @@ import Testing
     }
 
     @Test func staleAndImplausiblePricesAreNotCompared() throws {
+        // QLD: a full feed there does not vouch for old prices (NSW's does: `PricePolicy.fullFeedConfirms`).
         let update = ProviderUpdate(
-            provider: .nsw, stations: ["1", "2", "3", "4"].map { Fixture.station(.nsw, $0) },
+            provider: .qld, stations: ["1", "2", "3", "4"].map { Fixture.station(.qld, $0) },
             prices: [
-                Fixture.price(.nsw, "1", 1_800, at: asOf), Fixture.price(.nsw, "2", 1_900, at: asOf),
-                Fixture.price(.nsw, "3", 1_850, at: asOf.addingTimeInterval(-60 * 86_400)),
-                Fixture.price(.nsw, "4", 3_500, at: asOf),
+                Fixture.price(.qld, "1", 1_800, at: asOf), Fixture.price(.qld, "2", 1_900, at: asOf),
+                Fixture.price(.qld, "3", 1_850, at: asOf.addingTimeInterval(-60 * 86_400)),
+                Fixture.price(.qld, "4", 3_500, at: asOf),
             ],
             asOf: asOf)
         let index = FuelIndex(snapshot: Fixture.merge(update).snapshot)
         let versus = index.snapshot.entries.indices.map { index.versusAverage(.U91, slot: $0) }
         let keys = index.snapshot.entries.map(\.station.key)
         let byKey = Dictionary(uniqueKeysWithValues: zip(keys, versus))
-        #expect(byKey[Fixture.key(.nsw, "1")]! == -5)
-        #expect(byKey[Fixture.key(.nsw, "2")]! == 5)
-        #expect(byKey[Fixture.key(.nsw, "3")]! == nil)
-        #expect(byKey[Fixture.key(.nsw, "4")]! == nil)
+        #expect(byKey[Fixture.key(.qld, "1")]! == -5)
+        #expect(byKey[Fixture.key(.qld, "2")]! == 5)
+        #expect(byKey[Fixture.key(.qld, "3")]! == nil)
+        #expect(byKey[Fixture.key(.qld, "4")]! == nil)
     }
 }

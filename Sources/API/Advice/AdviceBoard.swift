@@ -16,7 +16,11 @@ struct AdviceBoard: Sendable {
     /// Whole `/v1/advice` responses, and the one for a point outside every metro area, per fuel.
     let responses: [MetroFuel: Response]
     let outside: [FuelType: Response]
-    let outsideFragment: [UInt8]
+    /// The `data` object for a point outside every metro area, per fuel (the summary embeds the same).
+    let outsideFragments: [FuelType: [UInt8]]
+    /// WA's published tomorrow board (all fuels) by WA's clock, for points outside Perth (`nearby`); nil until published.
+    let waTomorrow: TomorrowBoard?
+    let waSource: DataSource
     /// The wall clock the board was built at (its answers are judged by each state's clock at that instant).
     let builtAt: Date
     /// Summaries rendered from this board, filled on first use.
@@ -28,6 +32,9 @@ struct AdviceBoard: Sendable {
         version = view.version
         builtAt = wall
         var validUntil: [MetroArea: Date] = [:]
+        let waBoard = view.index.tomorrowBoard(now: view.extra.clocks.now(for: .WA, wall: wall))
+        waTomorrow = waBoard.isPublished ? waBoard : nil
+        waSource = view.extra.clocks.provider(of: .WA).flatMap { view.snapshot.status(of: $0)?.source } ?? .live
         var advice: [MetroFuel: CycleAdvice] = [:]
         var fragments: [MetroFuel: [UInt8]] = [:]
         var responses: [MetroFuel: Response] = [:]
@@ -39,11 +46,14 @@ struct AdviceBoard: Sendable {
             validUntil[city] = Self.nextBoundary(after: now, state: state)
             let board = city == .perth ? view.index.tomorrowBoard(now: now) : nil
             let meta = view.extra.meta(for: state)
+            let source = view.snapshot.status(of: provider)?.source ?? .live
             for fuel in FuelType.allCases {
                 let key = MetroFuel(city, fuel)
                 let outlook = board.flatMap { TomorrowOutlook(board: $0, fuel: fuel, snapshot: view.snapshot) }
                 let item = CycleAdvice(
-                    city: city, fuel: fuel, points: view.history.points(city: city, fuel: fuel), today: today, tomorrow: outlook)
+                    city: city, fuel: fuel, points: view.history.points(city: city, fuel: fuel), today: today, tomorrow: outlook,
+                    source: source
+                ).gated(by: view.history.skill(city: city, fuel: fuel))
                 advice[key] = item
                 var json = JSONWriter(capacity: 512)
                 Self.write(item, into: &json)
@@ -55,23 +65,42 @@ struct AdviceBoard: Sendable {
         json.raw("{\"city\":null,\"state\":null,\"fuel\":")
         let outsideHead = json.bytes
         var outside: [FuelType: Response] = [:]
-        var outsideFragment: [UInt8] = []
+        var outsideFragments: [FuelType: [UInt8]] = [:]
         for fuel in FuelType.allCases {
             var body = JSONWriter(capacity: 320)
             body.raw(outsideHead)
             body.string(fuel.rawValue)
             body.raw(",\"advice\":\"no_cycle\",\"reason\":")
             body.string(Self.outsideReason)
-            body.raw(",\"cycle\":null,\"history_days\":0,\"through\":null,\"average\":null,\"tomorrow\":null}")
+            body.raw(",\"cycle\":null,\"history_days\":0,\"through\":null,\"average\":null,\"tomorrow\":null,\"skill\":null}")
             outside[fuel] = Self.response(fragment: body.bytes, meta: view.extra.meta(for: nil), lastModified: view.extra.lastModified)
-            if fuel == .U91 { outsideFragment = body.bytes }
+            outsideFragments[fuel] = body.bytes
         }
         self.validUntil = validUntil
         self.advice = advice
         self.fragments = fragments
         self.responses = responses
         self.outside = outside
-        self.outsideFragment = outsideFragment
+        self.outsideFragments = outsideFragments
+    }
+
+    /// The `/v1/advice` data for a WA point outside Perth once tomorrow's prices are published: tomorrow-based
+    /// advice from the stations near it (`NearbyTomorrowAdvice`); nil when none has both prices.
+    func nearbyFragment(fuel: FuelType, near: Coordinate?, snapshot: Snapshot) -> [UInt8]? {
+        guard let near, let board = waTomorrow,
+            let advice = NearbyTomorrowAdvice(fuel: fuel, point: near, board: board, snapshot: snapshot, source: waSource)
+        else { return nil }
+        var json = JSONWriter(capacity: 512)
+        json.raw("{\"city\":null,\"state\":\"WA\",\"fuel\":")
+        json.string(fuel.rawValue)
+        json.raw(",\"advice\":")
+        json.string(advice.verdict.rawValue)
+        json.raw(",\"reason\":")
+        json.string(advice.reason)
+        json.raw(",\"cycle\":null,\"history_days\":0,\"through\":null,\"average\":null,\"tomorrow\":")
+        Self.write(advice.outlook, into: &json)
+        json.raw(",\"skill\":null}")
+        return json.bytes
     }
 
     /// Whether this board still answers for `city` at `now` (its state's clock) in `view`.
@@ -87,6 +116,18 @@ struct AdviceBoard: Sendable {
         let next = WATradingDay.nextTradingDay(after: now)
         let candidates = [midnight, WATradingDay.start(of: next), WATradingDay.publicationInstant(forTradingDay: next)]
         return candidates.filter { $0 > now }.min() ?? midnight
+    }
+
+    static func write(_ tomorrow: TomorrowOutlook, into json: inout JSONWriter) {
+        json.raw("{\"trading_day\":")
+        json.string(tomorrow.tradingDay)
+        json.raw(",\"today_average\":")
+        json.decimal(tomorrow.todayAverage, places: 1)
+        json.raw(",\"tomorrow_average\":")
+        json.decimal(tomorrow.tomorrowAverage, places: 1)
+        json.raw(",\"station_count\":")
+        json.int(tomorrow.stationCount)
+        json.raw("}")
     }
 
     static func response(fragment: [UInt8], meta: DataMeta, lastModified: String) -> Response {
@@ -139,15 +180,17 @@ struct AdviceBoard: Sendable {
             json.raw("null,\"history_days\":0,\"through\":null,\"average\":null")
         }
         json.raw(",\"tomorrow\":")
-        if let tomorrow = advice.tomorrow {
-            json.raw("{\"trading_day\":")
-            json.string(tomorrow.tradingDay)
-            json.raw(",\"today_average\":")
-            json.decimal(tomorrow.todayAverage, places: 1)
-            json.raw(",\"tomorrow_average\":")
-            json.decimal(tomorrow.tomorrowAverage, places: 1)
-            json.raw(",\"station_count\":")
-            json.int(tomorrow.stationCount)
+        if let tomorrow = advice.tomorrow { write(tomorrow, into: &json) } else { json.null() }
+        json.raw(",\"skill\":")
+        if let skill = advice.skill {
+            json.raw("{\"hit_rate\":")
+            json.decimal(skill.hitRate, places: 2)
+            json.raw(",\"best_baseline\":")
+            json.string(skill.bestBaseline.rawValue)
+            json.raw(",\"baseline_hit_rate\":")
+            json.decimal(skill.baselineHitRate, places: 2)
+            json.raw(",\"days_scored\":")
+            json.int(skill.daysScored)
             json.raw("}")
         } else {
             json.null()

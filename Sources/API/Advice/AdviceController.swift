@@ -17,7 +17,12 @@ struct AdviceController: RouteCollection {
         let target = try Self.target(params)
         let view = context.store.current
         guard let city = target else {
-            return cache.board(for: view, city: nil, context: context).outside[fuel]!
+            // Outside every metro area; in WA, published tomorrow prices nearby still answer (by WA's clock).
+            let board = cache.board(for: view, city: .perth, context: context)
+            guard let fragment = board.nearbyFragment(fuel: fuel, near: try params.coordinate(), snapshot: view.snapshot) else {
+                return board.outside[fuel]!
+            }
+            return AdviceBoard.response(fragment: fragment, meta: view.extra.meta(for: .WA), lastModified: view.extra.lastModified)
         }
         return cache.board(for: view, city: city, context: context).responses[MetroFuel(city, fuel)]!
     }

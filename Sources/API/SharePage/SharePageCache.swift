@@ -27,7 +27,7 @@ final class SharePageCache: Sendable {
         let entry = view.snapshot.entries[slot]
         let page = StationSharePage.build(
             entry: entry, status: view.snapshot.status(of: entry.station.provider), appStoreID: appStoreID,
-            versus: { view.index.versusAverage($0, slot: slot) })
+            versus: { view.index.versusAverageComparison($0, slot: slot) })
         state.withLock { state in
             if state.view !== view {
                 guard state.view == nil || view.version >= state.version else { return }

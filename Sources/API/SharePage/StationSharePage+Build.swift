@@ -4,9 +4,9 @@ import Fuel
 extension StationSharePage {
     /// Renders every part of `entry`'s page that does not depend on the request.
     /// `status` is the station's provider as of the snapshot (data age, sample or live); `versus` is each fuel's
-    /// price against its state's average (`FuelIndex.versusAverage`).
+    /// price against its metro area's or state's average (`FuelIndex.versusAverageComparison`).
     static func build(
-        entry: StationEntry, status: ProviderStatus?, appStoreID: String?, versus: (FuelType) -> Double? = { _ in nil }
+        entry: StationEntry, status: ProviderStatus?, appStoreID: String?, versus: (FuelType) -> VersusAverage.Comparison? = { _ in nil }
     ) -> StationSharePage {
         let station = entry.station
         let zone = station.state.zone
@@ -59,7 +59,7 @@ extension StationSharePage {
             body.raw("<ul class=\"versus\">\n")
             for (fuel, difference) in comparisons {
                 body.raw("<li>")
-                body.text("\(fuel.displayName): \(versusWords(difference, state: station.state))")
+                body.text("\(fuel.displayName): \(versusWords(difference.difference, of: difference.of))")
                 body.raw("</li>\n")
             }
             body.raw("</ul>\n")
@@ -126,9 +126,15 @@ extension StationSharePage {
 
     /// "4.2 c/L below the NSW average", "1.0 c/L above the NSW average", "at the NSW average" (within ±0.05).
     static func versusWords(_ difference: Double, state: AustralianState) -> String {
-        guard abs(difference) >= VersusAverage.atAverageWithinCents else { return "at the \(state.rawValue) average" }
+        versusWords(difference, of: state.rawValue)
+    }
+
+    /// The same against `of` (`vs_average_of`): a state code, or a metro area ("the Perth average").
+    static func versusWords(_ difference: Double, of: String) -> String {
+        let name = MetroArea(rawValue: of)?.name ?? of
+        guard abs(difference) >= VersusAverage.atAverageWithinCents else { return "at the \(name) average" }
         let amount = PriceTenths(cents: abs(difference))
-        return "\(amount) c/L \(difference < 0 ? "below" : "above") the \(state.rawValue) average"
+        return "\(amount) c/L \(difference < 0 ? "below" : "above") the \(name) average"
     }
 
     /// `p.notice`, above the prices, so nobody mistakes a recording for today's prices.

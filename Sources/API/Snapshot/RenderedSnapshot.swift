@@ -102,7 +102,7 @@ package final class RenderedSnapshot: Sendable {
             } else {
                 fragment = StationEncoding.fragment(
                     entry, source: sourceByProvider[entry.station.provider] ?? .live,
-                    standing: { index.standing($0, slot: slot) }, versus: { index.versusAverage($0, slot: slot) })
+                    standing: { index.standing($0, slot: slot) }, versus: { index.versusAverageComparison($0, slot: slot) })
                 hash.combine(fragment)
             }
             let contentHash = hash

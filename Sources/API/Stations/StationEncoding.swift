@@ -8,10 +8,11 @@ enum StationEncoding {
     static let delayHours: [ProviderID: Int] = HistoryDay.dataDelay.mapValues { Int($0 / 3_600) }
 
     /// `standing` says, per fuel, why a price does not count (written as `"stale"` / `"implausible"`); `versus` is
-    /// the price minus its state's average (`FuelIndex.versusAverage`), written as `vs_average`.
+    /// the price against its metro area's or state's average (`FuelIndex.versusAverageComparison`), written as
+    /// `vs_average` and `vs_average_of`.
     static func fragment(
         _ entry: StationEntry, source: DataSource, standing: (FuelType) -> PriceStanding = { _ in [] },
-        versus: (FuelType) -> Double? = { _ in nil }
+        versus: (FuelType) -> VersusAverage.Comparison? = { _ in nil }
     ) -> [UInt8] {
         let station = entry.station
         var json = JSONWriter(capacity: 320 + entry.prices.count * 110)
@@ -59,7 +60,9 @@ enum StationEncoding {
         return marks
     }
 
-    static func writePrice(_ price: StationPrice, standing: PriceStanding = [], versus: Double? = nil, into json: inout JSONWriter) {
+    static func writePrice(
+        _ price: StationPrice, standing: PriceStanding = [], versus: VersusAverage.Comparison? = nil, into json: inout JSONWriter
+    ) {
         json.raw("{\"fuel\":")
         json.string(price.fuel.rawValue)
         json.raw(",\"fuel_name\":")
@@ -67,7 +70,9 @@ enum StationEncoding {
         json.raw(",\"price\":")
         json.price(price.price)
         json.raw(",\"vs_average\":")
-        if let versus { json.decimal(VersusAverage.rounded(versus), places: 1) } else { json.null() }
+        if let versus { json.decimal(VersusAverage.rounded(versus.difference), places: 1) } else { json.null() }
+        json.raw(",\"vs_average_of\":")
+        if let versus { json.string(versus.of) } else { json.null() }
         json.raw(",\"updated_at\":")
         json.string(ISOTimestamp.string(price.updatedAt))
         // Present only when true, so the usual price object is unchanged.

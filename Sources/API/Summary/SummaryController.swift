@@ -28,15 +28,15 @@ struct SummaryController: RouteCollection {
         let fuel = try params.requiredFuel()
         let near = try params.coordinate()
         let view = context.store.current
-        let nearCity = near.flatMap(MetroArea.containing)
-        let city = nearCity ?? MetroArea.capital(of: state)
-        let board = advice.board(for: view, cities: [MetroArea.capital(of: state), city].compactMap { $0 }, context: context)
+        // With `near`, the advice `/v1/advice` gives for that point (none of a city's outside every metro area).
+        let city = near.flatMap(MetroArea.containing)
+        let board = advice.board(for: view, cities: [MetroArea.capital(of: state), city ?? .perth].compactMap { $0 }, context: context)
         let parts = board.summaries.parts(StateFuel(state, fuel)) { SummaryParts(view: view, board: board, state: state, fuel: fuel) }
         guard let near else { return parts.response }
         var json = JSONWriter(capacity: Self.maxBytes)
         json.raw(parts.head)
         json.raw(",\"advice\":")
-        if let city { json.raw(board.fragments[MetroFuel(city, fuel)]!) } else { json.null() }
+        json.raw(city.map { board.fragments[MetroFuel($0, fuel)]! } ?? board.nearbyFragment(fuel: fuel, near: near, snapshot: view.snapshot) ?? board.outsideFragments[fuel]!)
         json.raw(",\"cheapest\":[")
         let page = try? view.index.cheapest(fuel: fuel, near: near, radiusKm: Self.nearRadiusKm, limit: Self.cheapestCount)
         for (position, match) in (page?.matches ?? []).enumerated() {

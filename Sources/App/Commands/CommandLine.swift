@@ -31,7 +31,7 @@ public enum CommandLineParser {
           serve     Start the HTTP server (default)
           routes    Print the route table
           export    Print the persisted snapshot (from --data-dir) as JSON
-          backtest  Replay the bundled daily history and print the cycle advice's hit rates
+          backtest  Replay the bundled daily history: the cycle advice against the three baselines
           data check <dir>         Verify every file of a data directory; exit 1 on any problem
           data copy <from> <to>    Copy a whole data directory (stopped servers only) and check the copy
 

@@ -22,7 +22,8 @@ public enum Entrypoint {
             return 0
         case .backtest:
             do {
-                print(try BacktestReport.run().text)
+                let report = try BacktestReport.run()
+                print(report.text + "\n\n" + report.markdown)
                 return 0
             } catch {
                 printError("error: \(error)")

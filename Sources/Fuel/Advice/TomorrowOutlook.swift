@@ -13,18 +13,25 @@ public struct TomorrowOutlook: Hashable, Sendable {
     /// From a published board (`TomorrowBoard`); nil when it is not published or holds no Perth metro station.
     public init?(board: TomorrowBoard, fuel: FuelType, snapshot: Snapshot) {
         guard board.isPublished else { return nil }
+        let perth = board.comparisons.filter { comparison in
+            comparison.fuel == fuel && snapshot[comparison.station].map { MetroArea.of($0.station) == .perth } == true
+        }
+        self.init(comparisons: perth, tradingDay: board.tradingDay)
+    }
+
+    /// Over `comparisons` (one fuel's, of the stations concerned); nil when there are none.
+    public init?(comparisons: [TomorrowComparison], tradingDay: String) {
         var today = 0
         var tomorrow = 0
         var counts: [TomorrowVerdict: Int] = [:]
-        for comparison in board.comparisons where comparison.fuel == fuel {
-            guard let entry = snapshot[comparison.station], MetroArea.of(entry.station) == .perth else { continue }
+        for comparison in comparisons {
             today += comparison.today.tenths
             tomorrow += comparison.tomorrow.tenths
             counts[comparison.verdict, default: 0] += 1
         }
-        let count = counts.values.reduce(0, +)
+        let count = comparisons.count
         guard count > 0 else { return nil }
-        tradingDay = board.tradingDay
+        self.tradingDay = tradingDay
         todayAverage = Double(today) / Double(count) / 10
         tomorrowAverage = Double(tomorrow) / Double(count) / 10
         stationCount = count

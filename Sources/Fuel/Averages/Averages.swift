@@ -4,8 +4,8 @@ import Foundation
 /// computed once per snapshot.
 ///
 /// Only prices that count (`PriceJudge`) take part: current (set within `PricePolicy.currentWithinDays` of their
-/// provider's `asOf`; providers without an `asOf` have no cut-off) and plausible (within
-/// `PricePolicy.implausibleDeviation` of the state's median). Tomorrow prices never do: they are not on sale yet.
+/// provider's `asOf`; providers without an `asOf` have no cut-off) and plausible (inside the state's
+/// `PlausibleBand` for the fuel, and no `PlaceholderPrices`). Tomorrow prices never do: they are not on sale yet.
 public struct Averages: Sendable, Hashable {
     /// State rows, sorted by state, then fuel.
     public let all: [FuelAverage]

@@ -5,9 +5,10 @@ public struct PriceStanding: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    /// Set more than `PricePolicy.currentWithinDays` before its provider's as-of instant.
+    /// Set more than `PricePolicy.currentWithinDays` before its provider's as-of instant, and not confirmed by a
+    /// full feed within them (`PricePolicy.fullFeedConfirms`).
     public static let stale = PriceStanding(rawValue: 1)
-    /// More than `PricePolicy.implausibleDeviation` away from its state's median for the fuel.
+    /// Outside its state's band for the fuel (`PlausibleBand`), or a placeholder value (`PlaceholderPrices`).
     public static let implausible = PriceStanding(rawValue: 2)
 
     /// Current and plausible.
@@ -15,40 +16,66 @@ public struct PriceStanding: OptionSet, Hashable, Sendable {
 }
 
 /// The per-snapshot rules that decide each price's standing: one cut-off per provider (its `asOf` minus
-/// `PricePolicy.currentMaxAge`; providers without an `asOf` have none) and one median per state and fuel,
-/// taken over the current prices. Pure; computed once per snapshot.
+/// `PricePolicy.currentMaxAge`; providers without an `asOf` have none, and so does a provider whose full feed,
+/// merged within the window, confirmed every price it lists, except for the stations it no longer listed), one plausible band per state and fuel
+/// (`PlausibleBand`, over the current prices) and the placeholder prices it exposes (`PlaceholderPrices`): one rule,
+/// applied the same way to every fuel of every station. Pure; computed once per snapshot.
 public struct PriceJudge: Sendable, Hashable {
     /// Prices set before these instants are stale.
     public let cutoffs: [ProviderID: Date]
+    /// Per provider whose last full feed confirmed its prices: the stations (source ids) it did not list, whose
+    /// prices the cut-off still judges.
+    public let unconfirmed: [ProviderID: Set<String>]
     /// Median in tenths of the current prices per state and fuel.
     public let medians: [StateFuel: Double]
+    /// Where a price may lie, per state and fuel.
+    public let bands: [StateFuel: PlausibleBand]
+    /// Prices that are one value typed into several pumps, found out by the bands.
+    public let placeholders: PlaceholderPrices
 
     public init(snapshot: Snapshot) {
         var cutoffs: [ProviderID: Date] = [:]
+        var unconfirmed: [ProviderID: Set<String>] = [:]
         for status in snapshot.statuses {
-            if let asOf = status.asOf { cutoffs[status.provider] = asOf.addingTimeInterval(-PricePolicy.currentMaxAge) }
-        }
-        var current: [StateFuel: [Int]] = [:]
-        for entry in snapshot.entries {
-            let cutoff = cutoffs[entry.station.provider]
-            for price in entry.prices {
-                if let cutoff, price.updatedAt < cutoff { continue }
-                current[StateFuel(entry.station.state, price.fuel), default: []].append(price.price.tenths)
+            guard let asOf = status.asOf else { continue }
+            let cutoff = asOf.addingTimeInterval(-PricePolicy.currentMaxAge)
+            cutoffs[status.provider] = cutoff
+            if PricePolicy.fullFeedConfirms.contains(status.provider), let full = status.fullFeedAt, full >= cutoff {
+                unconfirmed[status.provider] = Set(status.pendingRemoval?.keys.map { $0 } ?? [])
             }
         }
         self.cutoffs = cutoffs
-        self.medians = current.mapValues { Self.median(of: $0) }
+        self.unconfirmed = unconfirmed
+        var current: [StateFuel: [Int]] = [:]
+        for entry in snapshot.entries {
+            for price in entry.prices {
+                if Self.isStale(price, at: entry.station, cutoffs: cutoffs, unconfirmed: unconfirmed) { continue }
+                current[StateFuel(entry.station.state, price.fuel), default: []].append(price.price.tenths)
+            }
+        }
+        let medians = current.mapValues { Self.median(of: $0) }
+        let bands = PlausibleBand.bands(medians: medians)
+        self.medians = medians
+        self.bands = bands
+        self.placeholders = PlaceholderPrices(snapshot: snapshot, bands: bands)
     }
 
     public func standing(of price: StationPrice, at station: Station) -> PriceStanding {
         var standing: PriceStanding = []
-        if let cutoff = cutoffs[station.provider], price.updatedAt < cutoff { standing.insert(.stale) }
-        if let median = medians[StateFuel(station.state, price.fuel)], median > 0,
-            abs(Double(price.price.tenths) - median) > PricePolicy.implausibleDeviation * median
-        {
+        if Self.isStale(price, at: station, cutoffs: cutoffs, unconfirmed: unconfirmed) { standing.insert(.stale) }
+        let band = bands[StateFuel(station.state, price.fuel)]
+        if band?.contains(price.price) == false || placeholders.contains(station.id, price.fuel) {
             standing.insert(.implausible)
         }
         return standing
+    }
+
+    private static func isStale(
+        _ price: StationPrice, at station: Station, cutoffs: [ProviderID: Date], unconfirmed: [ProviderID: Set<String>]
+    ) -> Bool {
+        guard let cutoff = cutoffs[station.provider], price.updatedAt < cutoff else { return false }
+        guard let pending = unconfirmed[station.provider] else { return true }
+        return pending.contains(station.sourceID)
     }
 
     /// The middle value (the mean of the two middle values for an even count); 0 for none.

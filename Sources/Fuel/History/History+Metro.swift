@@ -12,6 +12,7 @@ extension History {
     public init(series: [StateFuel: [DailyPoint]], metro: [MetroFuel: [DailyPoint]]) {
         self.init(series: series)
         self.metro = Self.sortedByDay(metro)
+        rescore()
     }
 
     public func points(city: MetroArea, fuel: FuelType) -> [DailyPoint] {
@@ -42,6 +43,7 @@ extension History {
             }
             metro[key] = points
         }
+        rescore(city)
     }
 
     mutating func pruneMetro(_ state: AustralianState, before oldest: String) {
@@ -49,6 +51,7 @@ extension History {
             guard let first = points.first, first.day < oldest else { continue }
             metro[key] = points.filter { $0.day >= oldest }
         }
+        if let city = MetroArea.capital(of: state) { rescore(city) }
     }
 
     /// One point per day (the last given wins), sorted by day.
@@ -69,6 +72,7 @@ extension History {
         let key = MetroFuel(city, fuel)
         let own = Set((metro[key] ?? []).map(\.day))
         history.metro[key] = Self.sortedByDay([key: (metro[key] ?? []) + points.filter { !own.contains($0.day) }])[key]
+        history.rescore(city)
         return history
     }
 }

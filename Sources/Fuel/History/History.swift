@@ -12,6 +12,9 @@ public struct History: Hashable, Sendable {
     public private(set) var series: [StateFuel: [DailyPoint]]
     /// Points per (metro area, fuel), kept like `series` under the area's state (see `History+Metro`).
     public internal(set) var metro: [MetroFuel: [DailyPoint]] = [:]
+    /// How the cycle advice did against the naive baselines on each metro series' held-out days, recomputed
+    /// whenever a city's series change (`History+Skill`), saved with them.
+    public internal(set) var skill: [MetroFuel: AdviceSkill] = [:]
 
     public init() { series = [:] }
 
@@ -95,7 +98,7 @@ extension History: Codable {
         var points: [DailyPoint]
     }
 
-    private enum CodingKeys: String, CodingKey { case series, metro }
+    private enum CodingKeys: String, CodingKey { case series, metro, skill }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -106,6 +109,8 @@ extension History: Codable {
         // Absent in files written before metro averages were kept.
         let metroList = try container.decodeIfPresent([MetroSeries].self, forKey: .metro) ?? []
         metro = Self.sortedByDay(Dictionary(metroList.map { (MetroFuel($0.city, $0.fuel), $0.points) }, uniquingKeysWith: +))
+        // Scores are derived from the series: recomputed rather than trusted (files from before they were kept have none).
+        rescore()
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -114,5 +119,6 @@ extension History: Codable {
         try container.encode(list, forKey: .series)
         guard !metro.isEmpty else { return }
         try container.encode(metro.keys.sorted().map { MetroSeries(city: $0.city, fuel: $0.fuel, points: metro[$0]!) }, forKey: .metro)
+        try container.encode(skill.keys.sorted().map { ScoredSeries(city: $0.city, fuel: $0.fuel, skill: skill[$0]!) }, forKey: .skill)
     }
 }

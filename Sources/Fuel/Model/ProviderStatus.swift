@@ -16,6 +16,11 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
     /// Stations (by source id) missing from the last full feeds, with how many in a row; they are removed once
     /// `FeedPolicy.absencesBeforeRemoval` feeds agree. Nil when none are pending.
     public var pendingRemoval: [String: Int]?
+    /// When each station in `pendingRemoval` was first missed: removal also needs `FeedPolicy.minimumAbsence`.
+    public var pendingSince: [String: Date]?
+    /// The `asOf` of the last full feed merged: for a provider whose full feed lists every current price
+    /// (`PricePolicy.fullFeedConfirms`), every price it listed was current then, however old its `updatedAt`.
+    public var fullFeedAt: Date?
     /// Full feeds in a row refused for growing too fast (`FeedPolicy`); growth is accepted once enough agree.
     public var growthRejections: Int?
 

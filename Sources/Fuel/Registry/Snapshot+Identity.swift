@@ -59,10 +59,13 @@ extension Snapshot {
             }
         }
         guard !registry.aliases.isEmpty else { return update }
-        // Alias key -> the key its station is filed under (unless the update lists that key too).
+        // Alias key -> the key its station is filed under (unless the update lists that key too). Every key the
+        // update names counts, not only its station records: a tomorrow-only or prices-only update names its
+        // stations by the same live keys, and must reach the same stations as today's prices.
         var canonical: [StationKey: StationKey] = [:]
         let keyByID = Dictionary(entries.lazy.map { ($0.id, $0.station.key) }, uniquingKeysWith: { first, _ in first })
-        for key in listed {
+        let named = listed.union(update.prices.lazy.map(\.station)).union(update.tomorrow.lazy.map(\.station))
+        for key in named {
             guard let id = registry.aliasedID(for: key), let owner = keyByID[id] ?? registry.key(owning: id),
                 !listed.contains(owner)
             else { continue }

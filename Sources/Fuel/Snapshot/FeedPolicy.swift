@@ -12,11 +12,15 @@ public enum FeedPolicy {
     public static let maxMoveKm = 10.0
     /// Full feeds in a row a station must be missing from before it is removed (a stable majority).
     public static let absencesBeforeRemoval = 3
+    /// How long a station must have been missing, as well as from `absencesBeforeRemoval` feeds, before it is
+    /// removed: three half lists polled within the hour are one bad spell, not three days of a closed station.
+    public static let minimumAbsence: TimeInterval = 24 * 3_600
     /// Feeds in a row that must show a growth beyond `growthAllowed` before it is accepted.
     public static let confirmationsForGrowth = 3
     static let growthReasonPrefix = "implausible growth"
 
-    /// How many more stations than `known` one feed may bring.
+    /// How many stations the registry has never seen one feed may bring (a station returning under its own id is
+    /// never growth).
     public static func growthAllowed(known: Int) -> Int { max(25, known / 4) }
 
     /// `text` cut to `limit` characters, each control character (tab, newline, escape, ...) made a space.

@@ -16,6 +16,9 @@ struct MergeBuilder {
     /// Full feeds in a row each unlisted station has been missing from (by source id), before this merge and after.
     private let absences: [String: Int]
     private(set) var pendingRemoval: [String: Int] = [:]
+    /// When each unlisted station was first missed, before this merge and after.
+    private let absentSince: [String: Date]
+    private(set) var pendingSince: [String: Date] = [:]
     /// Whether an unlisted station goes at once (replacing sample data) or only after a stable majority of feeds.
     private let removesAtOnce: Bool
 
@@ -23,7 +26,11 @@ struct MergeBuilder {
     private var pricesChanged = 0, pricesRemoved = 0, orphans = 0, tomorrowCount = 0
     private var states: Set<AustralianState> = []
 
-    init(snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date, absences: [String: Int] = [:], removesAtOnce: Bool = true) {
+    init(
+        snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date, absences: [String: Int] = [:],
+        absentSince: [String: Date] = [:], removesAtOnce: Bool = true
+    ) {
+        self.absentSince = absentSince
         self.tomorrowDay = WATradingDay.nextTradingDay(after: now).description
         self.provider = provider
         self.now = now
@@ -111,12 +118,15 @@ struct MergeBuilder {
         }
         for key in oldOrder where !listed.contains(key) {
             let missing = (absences[key.sourceID] ?? 0) + 1
-            if removesAtOnce || missing >= FeedPolicy.absencesBeforeRemoval {
+            let since = absentSince[key.sourceID] ?? now
+            let goneLongEnough = now.timeIntervalSince(since) >= FeedPolicy.minimumAbsence
+            if removesAtOnce || (missing >= FeedPolicy.absencesBeforeRemoval && goneLongEnough) {
                 removed += 1
                 pricesRemoved += old[key]?.prices.count ?? 0
             } else if let entry = old[key] {
                 // Kept as it was until enough feeds in a row agree it is gone.
                 pendingRemoval[key.sourceID] = missing
+                pendingSince[key.sourceID] = since
                 providerEntries.append(entry)
             }
         }

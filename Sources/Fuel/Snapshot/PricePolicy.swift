@@ -12,11 +12,17 @@ public enum PricePolicy {
     /// averages, trends, cheapest and `sort=price`. Clients are told the window (`current_within_days`).
     public static let currentWithinDays = 30
 
+    /// Providers whose full feed lists every current price (NSW FuelCheck's `/fuel/prices`, also TAS's): a price
+    /// such a feed listed within `currentWithinDays` is current however old its `updatedAt` (an LPG price can
+    /// stand for months). The window applies only to prices no full feed confirmed within it.
+    public static let fullFeedConfirms: Set<ProviderID> = [.nsw, .tas]
+
     /// `currentWithinDays` in seconds.
     public static let currentMaxAge: TimeInterval = TimeInterval(currentWithinDays) * 86_400
 
-    /// A price further than this share from its state's median for the fuel is a placeholder or a typo
-    /// (a station listing 350.0 for every fuel): kept and flagged `implausible`, but never ranked or averaged.
+    /// A price further from its state's median for the fuel than this share of the state's median U91 price (the
+    /// same cents for every fuel: `PlausibleBand`) is a placeholder or a typo: kept and flagged `implausible`, but
+    /// never ranked or averaged; so is a value several pumps share that is one of those (`PlaceholderPrices`).
     public static let implausibleDeviation = 0.40
 
     /// Two prices within this many tenths (0.1 c) count as the same.

@@ -64,7 +64,9 @@ extension Snapshot {
         }
 
         if !update.isDelta && !tomorrowOnly {
-            if let reason = staleness(of: update, at: now) ?? implausibility(of: input, update: update, known: known, previous: previous) {
+            if let reason = staleness(of: update, at: now)
+                ?? implausibility(of: input, update: update, known: known, previous: previous, registry: resolvedRegistry)
+            {
                 report.outcome = .rejected(reason: reason)
                 return MergeResult(snapshot: remembering(rejection: reason, of: provider, previous: previous), registry: registry, report: report)
             }
@@ -74,7 +76,7 @@ extension Snapshot {
         // only after several full feeds in a row agree.
         var builder = MergeBuilder(
             snapshot: self, provider: provider, registry: resolvedRegistry, now: now,
-            absences: previous?.pendingRemoval ?? [:], removesAtOnce: previous == nil || previous?.source == .sample || source == .sample)
+            absences: previous?.pendingRemoval ?? [:], absentSince: previous?.pendingSince ?? [:], removesAtOnce: previous == nil || previous?.source == .sample || source == .sample)
         if update.isDelta || tomorrowOnly {
             builder.applyDelta(input)
         } else {
@@ -89,11 +91,13 @@ extension Snapshot {
         status.tomorrow = Self.tomorrowHeld(in: builder.providerEntries, previous: previous?.tomorrow, at: now)
         if !update.isDelta && !tomorrowOnly && !update.stations.isEmpty {
             status.pendingRemoval = builder.pendingRemoval.isEmpty ? nil : builder.pendingRemoval
+            status.pendingSince = builder.pendingSince.isEmpty ? nil : builder.pendingSince
         }
         if !tomorrowOnly {
             // A future asOf (a mis-dated price) would misplace trend points and prune history early.
             let asOf = min(update.asOf, now)
             status.asOf = update.isDelta ? max(status.asOf ?? asOf, asOf) : asOf
+            if !update.isDelta { status.fullFeedAt = asOf }
         }
         if !update.isDelta && !tomorrowOnly { status.growthRejections = nil }
         status.stationCount = builder.providerEntries.count
@@ -138,7 +142,7 @@ extension Snapshot {
     }
 
     private func implausibility(
-        of input: MergeInput, update: ProviderUpdate, known: Int, previous: ProviderStatus?
+        of input: MergeInput, update: ProviderUpdate, known: Int, previous: ProviderStatus?, registry: StationRegistry
     ) -> String? {
         if update.stations.isEmpty && update.prices.isEmpty {
             return "empty update: no stations and no prices"
@@ -152,7 +156,9 @@ extension Snapshot {
         }
         // Ghost stations must not get in, or every real feed after them looks like "fewer than half".
         let allowed = FeedPolicy.growthAllowed(known: known)
-        if !servesSample, known > 0, input.stationCount > known + allowed {
+        // Only keys the registry has never seen are growth: stations returning under their own ids are not.
+        let unseen = input.stationOrder.lazy.filter { registry.id(for: $0) == nil && registry.aliasedID(for: $0) == nil }.count
+        if !servesSample, known > 0, input.stationCount > known + allowed, unseen > allowed {
             let confirmed = (previous?.growthRejections ?? 0) >= FeedPolicy.confirmationsForGrowth - 1
             if !confirmed {
                 return "\(FeedPolicy.growthReasonPrefix): \(input.stationCount) stations, \(known) known (at most \(allowed) new at once; "
