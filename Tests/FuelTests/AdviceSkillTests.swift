@@ -58,7 +58,7 @@ import Testing
         let served = raw.gated(by: skill)
         #expect(served.verdict == .noReliableSignal)
         #expect(served.reason.hasPrefix("On \(skill.daysScored) held-out days to \(points.last!.day), the Sydney U91 cycle rule was right"))
-        #expect(served.reason.contains("always filling up now 100 %: no better."))
+        #expect(served.reason.contains("right 0 % of the time, always filling up now 100 %: no better than a coin toss."))
         #expect(served.reason.contains("c/L on \(points.last!.day), up"))
     }
 

@@ -73,7 +73,7 @@ public struct CycleAdvice: Hashable, Sendable {
             self.reason = "Tomorrow's prices are published: the \(place) average \(movement) from "
                 + "\(Self.cents(tomorrow.todayAverage)) to \(Self.cents(tomorrow.tomorrowAverage)) c/L at 6 am on "
                 + "\(tomorrow.tradingDay) across \(tomorrow.stationCount) stations."
-                + (sample ? " This is sample data, recorded for \(tomorrow.tradingDay)." : "")
+                + (sample ? " Sample data." : "")  // dated already; the summary's byte budget is tight
             return
         }
         guard let reading else {

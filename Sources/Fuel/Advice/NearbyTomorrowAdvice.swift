@@ -29,6 +29,6 @@ public struct NearbyTomorrowAdvice: Hashable, Sendable {
         reason = "Tomorrow's prices are published: the \(fuel.rawValue) average of the \(outlook.stationCount) "
             + "stations within \(Int(Self.radiusKm)) km \(movement) from \(CycleAdvice.cents(outlook.todayAverage)) to "
             + "\(CycleAdvice.cents(outlook.tomorrowAverage)) c/L at 6 am on \(outlook.tradingDay)."
-            + (source == .sample ? " This is sample data, recorded for \(outlook.tradingDay)." : "")
+            + (source == .sample ? " Sample data." : "")
     }
 }
