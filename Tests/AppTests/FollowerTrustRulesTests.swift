@@ -7,9 +7,11 @@ import Testing
 @testable import App
 
 /// The trust rules a follower applies to every dataset, driven step by step: a follower service over its own store,
-/// synced on demand (`syncOnce`) from a fake leader on loopback, with an injected clock. Nothing a leader sends can
-/// pin a follower: after each refusal the healthy leader's next dataset is applied, without a restart.
-@Suite struct FollowerTrustRulesTests {
+/// with an injected clock, offered decoded datasets (`offer`, what a sync does after the checksum) or synced on
+/// demand (`syncOnce`) from a fake leader on loopback for what travels on the wire. Nothing a leader sends can pin
+/// a follower: after each refusal the healthy leader's next dataset is applied, without a restart.
+/// Serialized: loopback transfers of parallel tests starve each other on a loaded machine.
+@Suite(.serialized) struct FollowerTrustRulesTests {
     typealias Harness = FollowerHarness
     static let held = Harness.good
 
@@ -44,22 +46,26 @@ import Testing
 
     func healthy(_ version: UInt64) -> Dataset { Harness.liveDataset(version: version) }
 
+    static let nowhere = URL(string: "http://127.0.0.1:9")!
+
     /// `bad` is refused for `reason` (the store untouched), then the leader's next healthy dataset is applied.
     func expectRefusedThenRecovered(
         _ bad: Dataset, _ reason: DatasetRefusal.Reason, saying words: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        let (leader, follower) = try setUp(serving: bad)
-        defer { leader.stop() }
-        #expect(await follower.service.syncOnce() == false, sourceLocation: sourceLocation)
+    ) {
+        let follower = Follower(following: Self.nowhere)
+        #expect(follower.service.offer(bad, etag: "\"bad\"", bytes: 0) == false, sourceLocation: sourceLocation)
         #expect(follower.store.current.dataset == Self.held, "the store is untouched", sourceLocation: sourceLocation)
         #expect(follower.refusals(reason) == 1, "\(follower.service.status.refusals)", sourceLocation: sourceLocation)
         #expect(follower.lastError.contains(words), "\(follower.lastError)", sourceLocation: sourceLocation)
         #expect(follower.service.status.failing, sourceLocation: sourceLocation)
-        // Unchanged: a 304, still refused.
-        #expect(await follower.service.syncOnce() == false, sourceLocation: sourceLocation)
-        try leader.serve(healthy(300))
-        #expect(await follower.service.syncOnce(), "the healthy leader's next dataset is followed", sourceLocation: sourceLocation)
+        #expect(follower.service.offer(healthy(300), etag: "\"next\"", bytes: 0), "the healthy leader's next dataset is followed", sourceLocation: sourceLocation)
         #expect(follower.version == 300 && !follower.service.status.failing, sourceLocation: sourceLocation)
+    }
+
+    /// Whether a follower holding `held` (or `holding`) applies `dataset`.
+    func offered(_ dataset: Dataset, holding: Dataset = FollowerTrustRulesTests.held) -> (applied: Bool, follower: Follower) {
+        let follower = Follower(following: Self.nowhere, holding: holding)
+        return (follower.service.offer(dataset, etag: "\"offered\"", bytes: 0), follower)
     }
 
     // MARK: The checksum
@@ -97,26 +103,32 @@ import Testing
 
     // MARK: Nothing can pin a follower
 
+    /// Over the wire, as a leader would send it: refused, an unchanged leader costs a 304 and stays refused, and the
+    /// leader's next healthy dataset is followed.
     @Test func versionTwoToThe63MinusOneIsRefusedAndTheNextHealthyDatasetFollowed() async throws {
-        try await expectRefusedThenRecovered(healthy(UInt64(Int64.max)), .versionJump, saying: "version jump")
-    }
-
-    @Test func aVersionJumpIsJudgedOnBothSidesOfAMillion() async throws {
-        let (leader, follower) = try setUp(serving: healthy(100 + 1_000_001))
+        let (leader, follower) = try setUp(serving: healthy(UInt64(Int64.max)))
         defer { leader.stop() }
         #expect(await follower.service.syncOnce() == false)
+        #expect(follower.store.current.dataset == Self.held)
         #expect(follower.refusals(.versionJump) == 1)
-        try leader.serve(healthy(100 + 1_000_000))
-        #expect(await follower.service.syncOnce())
-        #expect(follower.version == 1_000_100)
+        #expect(follower.lastError.contains("version jump"), "\(follower.lastError)")
+        #expect(await follower.service.syncOnce() == false)
+        #expect(follower.refusals(.versionJump) == 1, "a 304: not downloaded again")
+        try leader.serve(healthy(300))
+        #expect(await follower.service.syncOnce(), "the healthy leader's next dataset is followed")
+        #expect(follower.version == 300 && !follower.service.status.failing)
     }
 
-    @Test func aFreshFollowerTakesALongLivedLeadersVersion() async throws {
-        let leader = try FakeLeader(serving: healthy(5_000_000)).start()
-        defer { leader.stop() }
-        let follower = Follower(following: leader.url, holding: Dataset())
-        #expect(await follower.service.syncOnce())
-        #expect(follower.version == 5_000_000)
+    @Test func aVersionJumpIsJudgedOnBothSidesOfAMillion() {
+        let (refused, follower) = offered(healthy(100 + 1_000_001))
+        #expect(!refused && follower.refusals(.versionJump) == 1)
+        #expect(offered(healthy(100 + 1_000_000)).applied)
+    }
+
+    @Test func aFreshFollowerTakesALongLivedLeadersVersion() {
+        let (applied, follower) = offered(healthy(5_000_000), holding: Dataset())
+        #expect(applied && follower.version == 5_000_000)
+        #expect(!offered(healthy(UInt64(Int64.max)), holding: Dataset()).applied, "but nothing near overflow")
     }
 
     static func with(asOf: Date, version: UInt64) -> Dataset {
@@ -125,18 +137,15 @@ import Testing
         }
     }
 
-    @Test func anAsOfIn2198IsRefusedAndTheNextHealthyDatasetFollowed() async throws {
+    @Test func anAsOfIn2198IsRefusedAndTheNextHealthyDatasetFollowed() {
         let in2198 = Date(timeIntervalSince1970: 7_195_046_400)  // 2198-01-01
-        try await expectRefusedThenRecovered(Self.with(asOf: in2198, version: 200), .future, saying: "ahead of this server's clock")
+        expectRefusedThenRecovered(Self.with(asOf: in2198, version: 200), .future, saying: "ahead of this server's clock")
     }
 
-    @Test func anAsOfIsJudgedOnBothSidesOfTenMinutesAhead() async throws {
-        let (leader, follower) = try setUp(serving: Self.with(asOf: Self.now.addingTimeInterval(601), version: 101))
-        defer { leader.stop() }
-        #expect(await follower.service.syncOnce() == false)
-        #expect(follower.refusals(.future) == 1)
-        try leader.serve(Self.with(asOf: Self.now.addingTimeInterval(600), version: 102))
-        #expect(await follower.service.syncOnce())
+    @Test func anAsOfIsJudgedOnBothSidesOfTenMinutesAhead() {
+        let (refused, follower) = offered(Self.with(asOf: Self.now.addingTimeInterval(601), version: 101))
+        #expect(!refused && follower.refusals(.future) == 1)
+        #expect(offered(Self.with(asOf: Self.now.addingTimeInterval(600), version: 101)).applied)
     }
 
     // MARK: Growth and text, by the feeds' own rules
@@ -155,32 +164,24 @@ import Testing
         }
     }
 
-    /// Offered as decoded, past the download: some 20 MB encoded, too slow to send through a debug build.
-    @Test func aHundredThousandStationDatasetIsRefused() throws {
+    /// Offered decoded: some 20 MB encoded, too slow to send through a debug build.
+    @Test func aHundredThousandStationDatasetIsRefused() {
         let huge = Self.grown(by: 100_000 - Self.held.snapshot.stationCount, version: 150)
         #expect(huge.snapshot.stationCount == 100_000)
-        let follower = Follower(following: URL(string: "http://127.0.0.1:9")!)
-        #expect(follower.service.offer(huge, etag: "\"huge\"", bytes: 0) == false)
-        #expect(follower.store.current.dataset == Self.held)
-        #expect(follower.refusals(.growth) == 1)
-        #expect(follower.lastError.contains("implausible growth: nsw: "), "\(follower.lastError)")
-        #expect(follower.lastError.contains(" stations, 50 held (at most 25 new at once)"), "\(follower.lastError)")
-        #expect(follower.service.offer(healthy(300), etag: "\"next\"", bytes: 0), "the healthy leader's next dataset is followed")
-        #expect(follower.version == 300)
+        expectRefusedThenRecovered(huge, .growth, saying: "implausible growth: nsw: ")
+        #expect(offered(huge).follower.lastError.contains(" stations, 50 held (at most 25 new at once)"))
     }
 
-    @Test func growthBeyondTheFeedRuleIsAcceptedOnlyWhenThreeDatasetsInARowShowIt() async throws {
+    @Test func growthBeyondTheFeedRuleIsAcceptedOnlyWhenThreeDatasetsInARowShowIt() {
         // 50 NSW stations held: one feed may add max(25, 50 / 4) = 25.
-        let (leader, follower) = try setUp(serving: Self.grown(by: 25, version: 101))
-        defer { leader.stop() }
-        #expect(await follower.service.syncOnce(), "growth within the rule")
+        let follower = Follower(following: Self.nowhere)
+        #expect(follower.service.offer(Self.grown(by: 25, version: 101), etag: nil, bytes: 0), "growth within the rule")
         for version in UInt64(102)...103 {
-            try leader.serve(Self.grown(by: 25 + 30, version: version))  // 105 > 75 + max(25, 75 / 4)
-            #expect(await follower.service.syncOnce() == false, "v\(version)")
+            // 105 > 75 + max(25, 75 / 4)
+            #expect(follower.service.offer(Self.grown(by: 25 + 30, version: version), etag: nil, bytes: 0) == false, "v\(version)")
         }
         #expect(follower.refusals(.growth) == 2)
-        try leader.serve(Self.grown(by: 25 + 30, version: 104))
-        #expect(await follower.service.syncOnce(), "the third dataset in a row confirms it")
+        #expect(follower.service.offer(Self.grown(by: 25 + 30, version: 104), etag: nil, bytes: 0), "the third dataset in a row confirms it")
         #expect(follower.version == 104)
     }
 
@@ -188,18 +189,17 @@ import Testing
         Harness.liveDataset(version: version) { entries, _ in entries[0].station.name = name }
     }
 
-    @Test func aLongNameWithControlCharactersIsRefusedAndTheNextHealthyDatasetFollowed() async throws {
-        try await expectRefusedThenRecovered(Self.named(String(repeating: "A\u{07}", count: 256)), .text, saying: "name of 512 characters")
+    @Test func aLongNameWithControlCharactersIsRefusedAndTheNextHealthyDatasetFollowed() {
+        expectRefusedThenRecovered(Self.named(String(repeating: "A\u{07}", count: 256)), .text, saying: "name of 512 characters")
     }
 
     @Test(arguments: [
         (String(repeating: "N", count: 121), false), (String(repeating: "N", count: 120), true),
         ("Tab\there", false), ("Line\nbreak", false), ("Café Ünïcode", true),
     ])
-    func aNameIsJudgedByTheFeedsTextRules(_ name: String, accepted: Bool) async throws {
-        let (leader, follower) = try setUp(serving: Self.named(name))
-        defer { leader.stop() }
-        #expect(await follower.service.syncOnce() == accepted, "\(follower.lastError)")
+    func aNameIsJudgedByTheFeedsTextRules(_ name: String, accepted: Bool) {
+        let (applied, follower) = offered(Self.named(name))
+        #expect(applied == accepted, "\(follower.lastError)")
         #expect(follower.refusals(.text) == (accepted ? 0 : 1))
     }
 
@@ -220,35 +220,5 @@ import Testing
         try leader.report([.wa: ProviderHealth(), .nsw: ProviderHealth()])
         #expect(await follower.service.syncOnce() == false)
         #expect(follower.service.status.leaderProviders?[.wa]?.state == .ok)
-    }
-
-    /// What an operator sees on a running follower: the leader's provider failure in `/health`, marked as seen
-    /// through the leader, and the refused datasets by reason in `/metrics`.
-    @Test(.longScenario) func aFollowersHealthShowsTheLeadersProvidersAndMetricsCountRefusals() async throws {
-        let leader = try FakeLeader(serving: Self.held).start()
-        defer { leader.stop() }
-        var failing = ProviderHealth()
-        failing.state = .failing
-        failing.lastError = "HTTP 503 from FuelWatch"
-        try leader.report([.wa: failing])
-        let follower = try await Harness.start(following: leader.url)
-        defer { follower.stop() }
-        func wa() async throws -> [String: Any]? {
-            let providers = try await follower.health()["providers"] as? [[String: Any]]
-            return providers?.first { $0["provider"] as? String == "wa" }
-        }
-        #expect(await eventually(seconds: 30) { try await wa()?["status"] as? String == "failing" })
-        let seen = try await wa()
-        #expect(seen?["seen_through"] as? String == "leader")
-        #expect(seen?["last_error"] as? String == "HTTP 503 from FuelWatch")
-        #expect(try await follower.health()["status"] as? String == "degraded")
-
-        var flipped = try ReplicationPayload.encodeSealed(healthy(101))
-        flipped[flipped.count / 2] ^= 0x20
-        leader.serve(raw: flipped, etag: "\"flipped\"")
-        #expect(await eventually(seconds: 30) { try await follower.follow().lastError?.contains("checksum mismatch") == true })
-        let metrics = String(decoding: try await follower.get("/metrics").body, as: UTF8.self)
-        #expect(metrics.contains("petty_follower_datasets_refused_total{reason=\"checksum\"} 1"), "\(metrics.split(separator: "\n").filter { $0.contains("refused") })")
-        #expect(metrics.contains("petty_follower_datasets_refused_total{reason=\"version_jump\"} 0"))
     }
 }
