@@ -57,10 +57,13 @@ func assembleApplication(
         CORSMiddleware(),
         app.errors,
         ConditionalRequestMiddleware(),
+        // Inside the conditional check, so If-None-Match meets the ETag of the encoding actually served.
+        CompressionMiddleware(),
         FileMiddleware(publicDirectory: config.publicDirectory),
     ]
     try routes(app, context: context)
     try app.register(collection: ReplicationController(context: context, allowed: config.followers))
+    try app.register(collection: HealthController(context: context, version: Entrypoint.version, detail: InternalAccess(allowed: config.followers)))
     try app.register(collection: MetricsController(
         access: InternalAccess(allowed: config.followers), fuel: FuelMetrics(context: context, polls: polls?.stats),
         http: { [weak app] in app?.metrics.snapshot() }))
@@ -77,7 +80,6 @@ func routes(_ app: Application, context: PettyContext) throws {
     let advice = AdviceCache()
     try app.register(collection: AdviceController(context: context, cache: advice))
     try app.register(collection: SummaryController(context: context, advice: advice))
-    try app.register(collection: HealthController(context: context, version: Entrypoint.version))
     try app.register(collection: SharePageController(context: context))
 }
 

@@ -7,8 +7,11 @@ struct InternalAccess: Sendable {
     let allowed: [IPAddressRange]
 
     func check(_ request: Request) throws {
-        guard let client = IPAddress(request.clientAddress), allowed.contains(where: { $0.contains(client) }) else {
-            throw RouteNotFound()
-        }
+        guard allows(request) else { throw RouteNotFound() }
+    }
+
+    func allows(_ request: Request) -> Bool {
+        guard let client = IPAddress(request.clientAddress) else { return false }
+        return allowed.contains { $0.contains(client) }
     }
 }

@@ -1,0 +1,50 @@
+/// Serves gzip to clients that ask for it (`Accept-Encoding`, RFC 9110 §12.5.3): the stored variant of a body
+/// rendered once (`Response.compressible`), else the body compressed on the fly at a fast level when it is at
+/// least `minimumBytes`. Every response of a compressible type says `Vary: Accept-Encoding`, and the gzip
+/// variant's ETag ends in `-gz`, so `If-None-Match` (answered outside this middleware) matches each encoding's
+/// own validator. A client that refuses identity and gzip alike gets 406.
+///
+/// A request without `Accept-Encoding` for a stored body returns at once: such a body's owner sets `Vary` itself.
+public struct CompressionMiddleware: Middleware {
+    public let minimumBytes: Int
+
+    public init(minimumBytes: Int = 1024) {
+        self.minimumBytes = minimumBytes
+    }
+
+    public func respond(to request: Request, chainingTo next: Responder) throws -> Response {
+        var response = try next.respond(to: request)
+        // A body changed after the variant was attached no longer matches it.
+        let stored = response.compressible.flatMap { $0.plain.count == response.body.count ? $0 : nil }
+        let asked = request.headers.contains(name: "Accept-Encoding")
+        if stored != nil && !asked { return response }
+        guard !response.status.forbidsBody, !response.headers.contains(name: "Content-Encoding"),
+              let type = response.headers.first(name: "Content-Type"), Self.isCompressible(type)
+        else { return response }
+        if !response.headers.tokens(name: "Vary").contains(where: { HTTPHeaders.equalsIgnoringCase($0, "Accept-Encoding") }) {
+            response.headers.add(name: "Vary", value: "Accept-Encoding")
+        }
+        guard asked else { return response }
+        switch AcceptEncoding(request.headers).choice(worthCompressing: stored != nil || response.body.count >= minimumBytes) {
+        case .identity:
+            return response
+        case .none:
+            throw Abort(.notAcceptable, reason: "This response is available as gzip or identity; Accept-Encoding refuses both")
+        case .gzip:
+            let etag = stored?.gzipETag ?? response.headers.first(name: "ETag").map(CompressibleBody.gzipETag(for:))
+            response.body = stored?.gzip ?? Gzip.compress(response.body)
+            response.compressible = nil
+            response.headers.add(name: "Content-Encoding", value: "gzip")
+            if let etag { response.headers.replaceOrAdd(name: "ETag", value: etag) }
+            return response
+        }
+    }
+
+    /// Text-like media types; images, fonts and archives are compressed already.
+    static func isCompressible(_ contentType: String) -> Bool {
+        let type = contentType.lowercasedASCII()
+        return type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/javascript")
+            || type.hasPrefix("application/xml") || type.hasPrefix("image/svg+xml") || type.hasPrefix("application/manifest+json")
+            || type.hasPrefix("application/problem+json") || type.hasPrefix("application/openmetrics-text")
+    }
+}
