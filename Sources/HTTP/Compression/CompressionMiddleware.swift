@@ -21,9 +21,7 @@ public struct CompressionMiddleware: Middleware {
         guard !response.status.forbidsBody, !response.headers.contains(name: "Content-Encoding"),
               let type = response.headers.first(name: "Content-Type"), Self.isCompressible(type)
         else { return response }
-        if !response.headers.tokens(name: "Vary").contains(where: { HTTPHeaders.equalsIgnoringCase($0, "Accept-Encoding") }) {
-            response.headers.add(name: "Vary", value: "Accept-Encoding")
-        }
+        if !Self.variesOnEncoding(response.headers) { response.headers.add(name: "Vary", value: "Accept-Encoding") }
         guard asked else { return response }
         switch AcceptEncoding(request.headers).choice(worthCompressing: stored != nil || response.body.count >= minimumBytes) {
         case .identity:
@@ -42,9 +40,22 @@ public struct CompressionMiddleware: Middleware {
 
     /// Text-like media types; images, fonts and archives are compressed already.
     static func isCompressible(_ contentType: String) -> Bool {
+        // The common spellings first, without copying the value.
+        if contentType.hasPrefix("application/json") || contentType.hasPrefix("text/") { return true }
         let type = contentType.lowercasedASCII()
         return type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/javascript")
             || type.hasPrefix("application/xml") || type.hasPrefix("image/svg+xml") || type.hasPrefix("application/manifest+json")
             || type.hasPrefix("application/problem+json") || type.hasPrefix("application/openmetrics-text")
+    }
+
+    /// Whether a `Vary` field already names `Accept-Encoding` (or `*`); the spelling this framework writes is
+    /// matched without splitting the list.
+    static func variesOnEncoding(_ headers: HTTPHeaders) -> Bool {
+        for (name, value) in headers where HTTPHeaders.equalsIgnoringCase(name, "Vary") {
+            if value.contains("Accept-Encoding") { return true }
+            let listed = value.split(separator: ",").map { String($0).trimmingASCIIWhitespace() }
+            if listed.contains(where: { $0 == "*" || HTTPHeaders.equalsIgnoringCase($0, "Accept-Encoding") }) { return true }
+        }
+        return false
     }
 }
