@@ -18,15 +18,17 @@ let package = Package(
         .target(name: "Fuel"),
         // Provider clients, pollers and wire-format adapters.
         .target(name: "Providers", dependencies: ["Fuel"], resources: [.copy("SampleData")]),
-        // Wiring, configuration, controllers and the wire contract (DTOs).
-        .target(name: "App", dependencies: ["HTTP", "Fuel", "Providers"]),
+        // One folder per endpoint: controllers, the wire contract (DTOs, the JSON writer) and per-snapshot renders.
+        .target(name: "API", dependencies: ["HTTP", "Fuel", "Providers"]),
+        // Wiring: configuration, commands, persistence, replication, pollers and the application builder.
+        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
         .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers"], path: "Benchmarks/Sources/PettyBench"),
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "FuelTests", dependencies: ["Fuel"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Fuel", "Providers"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Fuel
 import HTTP
@@ -61,26 +62,10 @@ func assembleApplication(
         CompressionMiddleware(),
         FileMiddleware(publicDirectory: config.publicDirectory),
     ]
-    try routes(app, context: context)
+    try routes(app, context: context, version: Entrypoint.version, detail: InternalAccess(allowed: config.followers))
     try app.register(collection: ReplicationController(context: context, allowed: config.followers))
-    try app.register(collection: HealthController(context: context, version: Entrypoint.version, detail: InternalAccess(allowed: config.followers)))
-    try app.register(collection: MetricsController(
-        access: InternalAccess(allowed: config.followers), fuel: FuelMetrics(context: context, polls: polls?.stats),
-        http: { [weak app] in app?.metrics.snapshot() }))
+    try registerMetrics(app, context: context, access: InternalAccess(allowed: config.followers), polls: polls?.stats)
     return (app, store.store)
-}
-
-func routes(_ app: Application, context: PettyContext) throws {
-    try app.register(collection: StationsController(context: context))
-    try app.register(collection: PricesController(context: context))
-    try app.register(collection: AveragesController(context: context))
-    try app.register(collection: ReferenceController(context: context))
-    try app.register(collection: StationHistoryController(context: context))
-    try app.register(collection: TomorrowController(context: context))
-    let advice = AdviceCache()
-    try app.register(collection: AdviceController(context: context, cache: advice))
-    try app.register(collection: SummaryController(context: context, advice: advice))
-    try app.register(collection: SharePageController(context: context))
 }
 
 /// Loads the persisted dataset, or seeds a fresh one from the bundled sample payloads.

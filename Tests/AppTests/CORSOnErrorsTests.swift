@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// A browser app on another origin reads error answers too: every status carries the CORS headers.

@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// The change log survives a restart bit for bit, so a client's cursor keeps working; a restart that lost it (or

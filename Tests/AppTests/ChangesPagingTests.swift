@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// `/v1/prices/changes` answers at most `limit` items, even when thousands of prices share one instant (the

@@ -1,5 +1,6 @@
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 @Suite struct CommandLineTests {

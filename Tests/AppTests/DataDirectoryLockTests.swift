@@ -4,6 +4,7 @@ import Glibc
 #endif
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// One server per data directory: two would assign station ids independently and overwrite each other's files.

@@ -2,11 +2,12 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Files on disk are not trusted: every file carries a checksum, every value is range-checked on load, the
 /// registry is made to agree with the snapshot, and whatever could not be used is reported, never trapped on.
-@Suite struct DataFileIntegrityTests {
+@Suite(.longScenario) struct DataFileIntegrityTests {
     static let dataset = PersistenceTestSupport.smallDataset
 
     /// A data directory written by the app's own save.

@@ -3,6 +3,7 @@ import Fuel
 import HTTP
 import Providers
 import Testing
+@testable import API
 @testable import App
 
 /// A poller whose answer the test chooses: a transport-level failure, or a full feed that the merge refuses.

@@ -5,9 +5,10 @@ import FoundationNetworking
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
-@Suite(.serialized) struct FollowerTests {
+@Suite(.serialized, .longScenario) struct FollowerTests {
     func get(_ port: Int, _ path: String) async throws -> (Int, Data, String?) {
         let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         let http = response as? HTTPURLResponse

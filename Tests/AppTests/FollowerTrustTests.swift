@@ -2,11 +2,12 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// One leader accident must not take the fleet down: whatever a follower refuses, it keeps serving its previous
 /// data, keeps its persisted copy byte for byte, and `/health` names the leader as failing and why.
-@Suite(.serialized) struct FollowerTrustTests {
+@Suite(.serialized, .longScenario) struct FollowerTrustTests {
     typealias Harness = FollowerHarness
 
     /// A follower holding `Harness.good` from a fake leader that then serves `bad`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import API
 @testable import App
 
 @Suite struct ISOTimestampTests {

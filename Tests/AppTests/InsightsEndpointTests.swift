@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// `vs_average` on station prices, `/v1/fuels`, `/v1/brands` and `/v1/stations/:id/history`, on the sample data.

@@ -1,4 +1,5 @@
 import Testing
+@testable import API
 @testable import App
 
 /// `decimal` is the last line of defence for coordinates and distances: whatever slips past validation is

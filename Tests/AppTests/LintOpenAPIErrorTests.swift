@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Found by schemathesis (`status_code_conformance`): a generated query over 8 KiB got 414 URI Too Long,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Found by schemathesis' `response_schema_conformance` check: `since=0056-01-26T03:18:20Z` was echoed in

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import HTTP
 import Testing
+@testable import API
 @testable import App
 @testable import Providers
 

@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// WA on its bundled sample (recorded 22 Apr 2026, after 14:30, with the 23rd's prices) while NSW is live: the WA

@@ -3,6 +3,7 @@ import Fuel
 import HTTP
 import Testing
 
+@testable import API
 @testable import App
 
 /// Keeps `Public/openapi.json` and the server in step: every route is documented, every documented

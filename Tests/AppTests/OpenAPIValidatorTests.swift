@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Testing
 
+@testable import API
 @testable import App
 
 /// The contract tests are only as good as their checker: these prove that the JSON reader, the schema

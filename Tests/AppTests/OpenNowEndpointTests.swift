@@ -3,6 +3,7 @@ import Fuel
 import HTTP
 import Synchronization
 import Testing
+@testable import API
 @testable import App
 
 /// `open_now`, `open_24h`, `membership_required` on the wire: judged per request at the provider's clock, the

@@ -5,11 +5,12 @@ import Glibc
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Saving fails the ways disks fail: full, read-only, deleted. The server keeps serving, says so in `/health`
 /// (once per failure state in the log), retries with backoff and catches up when the disk comes back.
-@Suite(.serialized) struct PersistenceFailureTests {
+@Suite(.serialized, .longScenario) struct PersistenceFailureTests {
     typealias Support = PersistenceTestSupport
 
     @Test(.enabled(if: Mounts.available, "needs tmpfs mounts (root)"))

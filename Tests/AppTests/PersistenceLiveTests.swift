@@ -5,6 +5,7 @@ import FoundationNetworking
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Restarts on the same data directory, through real sockets.

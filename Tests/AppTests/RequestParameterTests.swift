@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Issue 15, "requests mean what they say": favourites, offsets, repeated parameters, lists.

@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import Testing
 import HTTP
+@testable import API
 @testable import App
 
 /// The numbers a motorist trusts, checked against the bundled recorded payloads.

@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Manual timing, not a test of speed: prints what a share page costs. Run it in release:

@@ -1,6 +1,7 @@
 import Foundation
 import Fuel
 import HTTP
+@testable import API
 @testable import App
 
 /// Builders for share page tests: a browser's `Accept`, instants, and small live datasets.

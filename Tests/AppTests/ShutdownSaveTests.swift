@@ -5,6 +5,7 @@ import FoundationNetworking
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// A writer registered after persistence, as the pollers and the follower are, whose last poll lands while it is

@@ -1,6 +1,7 @@
 import Foundation
 import Fuel
 import Testing
+@testable import API
 @testable import App
 
 @Suite struct StationAccessPersistenceTests {

@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Testing
+@testable import API
 @testable import App
 
 /// Station price history lives in `station-history.bin` beside the other data files: a restart keeps it, damage

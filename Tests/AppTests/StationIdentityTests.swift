@@ -3,6 +3,7 @@ import Fuel
 import HTTP
 import Synchronization
 import Testing
+@testable import API
 @testable import App
 @testable import Providers
 

@@ -3,6 +3,7 @@ import Fuel
 import HTTP
 import Synchronization
 import Testing
+@testable import API
 @testable import App
 
 /// A client that applies only `/v1/prices/changes` pages holds what a full fetch of `/v1/stations` shows, after every

@@ -5,6 +5,7 @@ import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@testable import API
 @testable import App
 @testable import Providers
 

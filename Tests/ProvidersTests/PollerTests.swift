@@ -5,7 +5,7 @@ import Testing
 
 /// Each poller against the fake provider, merging into a real `FuelStore`: good data arrives, and a failed, empty,
 /// half-size, garbled, hung or oversized answer never removes it. `/health` shows `ProviderStatus`, checked here.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)), .longScenario)
 struct PollerTests {
     static let secrets = [FakeProvider.apiKey, FakeProvider.apiSecret, FakeProvider.subscriberToken, FakeProvider.consumerID]
 

@@ -1,3 +1,5 @@
+import Fuel
+
 /// The integrity trailer every data file ends with: `\n#petty-fnv1a64:<16 hex digits>\n`, the 64-bit FNV-1a hash
 /// of every byte before it. A text line, so `registry.json` and `history.json` still read as JSON up to it.
 /// FNV-1a changes its state bijectively per byte, so any single changed byte (any bit flip) is always detected.

@@ -1,3 +1,4 @@
+import API
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Fuel
 import HTTP
@@ -17,16 +18,7 @@ final class FollowerService: Service {
     private let downloader: DatasetDownloader
     private let state = Mutex(State())
 
-    struct State {
-        /// The validator to send: of the dataset applied last, or of the one refused last (so an unchanged
-        /// bad dataset costs a 304, not a download, and stays refused).
-        var etag: String?
-        var lastSync: Date?
-        var lastError: String?
-        var failing = false
-        /// Set while the leader's current dataset is the one refused.
-        var refusedETag: String?
-    }
+    typealias State = FollowerState
 
     init(leader: URL, store: PettyStore, interval: TimeInterval, limits: FollowLimits = FollowLimits(), logger: Logger) {
         self.leader = leader.appendingPathComponent("internal/v1/dataset")

@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Providers
+@testable import API
 @testable import App
 
 /// Builds apps for tests: a throwaway data directory, quiet logs, and either the bundled sample data

@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Synchronization
+@testable import API
 @testable import App
 
 /// A leader on loopback, built on our own HTTP module, serving whatever dataset a test sets, with the real

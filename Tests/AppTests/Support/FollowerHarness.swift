@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Fuel
 import HTTP
+@testable import API
 @testable import App
 
 /// A follower that already serves (and has persisted) a good live dataset, pointed at a leader a test controls,

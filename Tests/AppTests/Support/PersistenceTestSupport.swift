@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Fuel
 import HTTP
+@testable import API
 @testable import App
 
 /// Real directories that fail the way disks do: a tiny tmpfs (ENOSPC) and a read-only remount (EROFS).

@@ -1,3 +1,4 @@
+import Fuel
 import HTTP
 
 /// Successful JSON responses with validators and caching headers.

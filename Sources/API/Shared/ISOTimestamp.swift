@@ -5,10 +5,10 @@ import Foundation
 import Fuel
 
 /// `2026-01-14T22:51:45Z` without a formatter (used while rendering snapshots, thousands at a time).
-enum ISOTimestamp {
+package enum ISOTimestamp {
     /// Always RFC 3339: the year has four digits, and instants outside years 0000–9999 (only reachable
     /// through an echoed query such as `since=0000-01-01T00:00:00+01:00`) are clamped to that range.
-    static func string(_ date: Date) -> String {
+    package static func string(_ date: Date) -> String {
         let seconds = min(max(date.timeIntervalSince1970.rounded(.down), earliest), latest)
         var t = time_t(seconds)
         var parts = tm()

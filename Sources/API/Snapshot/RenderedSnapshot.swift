@@ -8,23 +8,23 @@ import Synchronization
 ///
 /// A class: every request reads it, and a struct of this many arrays cost a retain per field on each read (a
 /// measured share of the `station` benchmark). Immutable once built, so sharing it across event loops is safe.
-final class RenderedSnapshot: Sendable {
+package final class RenderedSnapshot: Sendable {
     /// By snapshot slot: the station object without its closing brace.
-    let fragments: [[UInt8]]
+    package let fragments: [[UInt8]]
     /// By slot: a content hash of the fragment, folded into list ETags.
     let hashes: [UInt64]
     /// By slot: the compact map-pin object without its price or closing brace (`CompactStationEncoding`).
     let compactHeads: [[UInt8]]
     /// By slot: the whole `GET /v1/stations/:id` body and its ETag, with `open_now` as judged when rendered
     /// (`openNowAtRender`); the controller re-renders a detail whose `open_now` has changed since.
-    let detailBodies: [[UInt8]]
+    package let detailBodies: [[UInt8]]
     let detailETags: [String]
     /// By slot: the whole detail response, headers included, so the hot path only hands it over.
     let detailResponses: [Response]
     /// By slot: `StationEncoding.openNowByte` of `open_now` in `detailBodies`.
     let openNowAtRender: [UInt8]
     /// `Last-Modified` for every response derived from this snapshot.
-    let lastModified: String
+    package let lastModified: String
     /// Per state (by `AustralianState` ordinal) and overall: newest `as_of` and the data source label.
     let metaByState: [DataMeta]
     let overallMeta: DataMeta
@@ -59,7 +59,7 @@ final class RenderedSnapshot: Sendable {
         self.reference = reference
     }
 
-    static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil, wall: Date = Date()) -> RenderedSnapshot {
+    package static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil, wall: Date = Date()) -> RenderedSnapshot {
         let snapshot = dataset.snapshot
         let sourceByProvider = Dictionary(uniqueKeysWithValues: snapshot.statuses.map { ($0.provider, $0.source) })
         // A status-only change (a failed poll, a next-poll time) keeps the very same entries: reuse all their JSON.
@@ -150,7 +150,9 @@ final class RenderedSnapshot: Sendable {
 
 /// The last render's station JSON, kept with the entries it came from (holding them keeps the identity check
 /// sound: a live buffer's address cannot be reused by another array).
-final class RenderMemo: Sendable {
+package final class RenderMemo: Sendable {
+    package init() {}
+
     // @unchecked: the arrays are immutable values once stored; only the Mutex around the memo changes it.
     struct Memo: @unchecked Sendable {
         var entries: [StationEntry]

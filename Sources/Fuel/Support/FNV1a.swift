@@ -1,24 +1,24 @@
 /// FNV-1a, 64 bit: cheap content hashes for ETags and the data files' integrity trailer.
-struct FNV1a: Sendable {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+public struct FNV1a: Sendable {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    init() {}
+    public init() {}
 
-    init(value: UInt64) { self.value = value }
+    public init(value: UInt64) { self.value = value }
 
-    mutating func combine(_ bytes: [UInt8]) {
+    public mutating func combine(_ bytes: [UInt8]) {
         for byte in bytes { combine(byte) }
     }
 
-    mutating func combine(_ string: String) {
+    public mutating func combine(_ string: String) {
         for byte in string.utf8 { combine(byte) }
     }
 
-    mutating func combine(_ byte: UInt8) {
+    public mutating func combine(_ byte: UInt8) {
         value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
     }
 
-    mutating func combine(_ number: UInt64) {
+    public mutating func combine(_ number: UInt64) {
         var n = number
         for _ in 0..<8 {
             combine(UInt8(truncatingIfNeeded: n))
@@ -27,5 +27,5 @@ struct FNV1a: Sendable {
     }
 
     /// `"1a2b..."` quoted, as an ETag value.
-    var etag: String { "\"\(String(value, radix: 16))\"" }
+    public var etag: String { "\"\(String(value, radix: 16))\"" }
 }

@@ -1,23 +1,25 @@
 import Foundation
 
 /// How saving to (and the last load from) the data directory goes, for `/health`.
-struct PersistenceHealth: Sendable, Equatable {
-    var lastSave: Date?
-    var lastError: String?
-    var lastErrorAt: Date?
-    var consecutiveFailures = 0
+package struct PersistenceHealth: Sendable, Equatable {
+    package var lastSave: Date?
+    package var lastError: String?
+    package var lastErrorAt: Date?
+    package var consecutiveFailures = 0
     /// Failed saves since start (for `/metrics`; `consecutiveFailures` resets on success).
-    var totalFailures = 0
+    package var totalFailures = 0
     /// When the next attempt may run while failing (backoff); nil when healthy.
-    var retryAt: Date?
+    package var retryAt: Date?
     /// What the start-up load could not use (corrupt files moved aside, contradicting registry entries).
-    var loadProblems: [String] = []
-    var loadedAt: Date?
+    package var loadProblems: [String] = []
+    package var loadedAt: Date?
 
-    var isFailing: Bool { consecutiveFailures > 0 }
+    package init() {}
+
+    package var isFailing: Bool { consecutiveFailures > 0 }
 
     /// Backoff after `failures` consecutive failures: 1, 2, 4, ... seconds, at most a minute.
-    static func delay(after failures: Int, base: TimeInterval) -> TimeInterval {
+    package static func delay(after failures: Int, base: TimeInterval) -> TimeInterval {
         min(60, base * Double(1 << min(max(failures - 1, 0), 16)))
     }
 }
