@@ -10,8 +10,10 @@ let package = Package(
     targets: [
         // C shim: <sys/epoll.h> and <sys/eventfd.h> are not in the Glibc module.
         .target(name: "CEpoll"),
+        // The system zlib, for gzip responses (zlib1g-dev, a documented dependency of the Swift toolchain on Linux).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // The HTTP framework: knows nothing about fuel.
-        .target(name: "HTTP", dependencies: ["CEpoll"]),
+        .target(name: "HTTP", dependencies: ["CEpoll", "CZlib"]),
         // The pure fuel domain: no I/O.
         .target(name: "Fuel"),
         // Provider clients, pollers and wire-format adapters.

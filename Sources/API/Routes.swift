@@ -1,8 +1,9 @@
 import HTTP
 import Providers
 
-/// Every endpoint of the API, registered on `app`. `version` is what `/health` reports.
-package func routes(_ app: Application, context: PettyContext, version: String) throws {
+/// Every endpoint of the API, registered on `app`. `version` is what `/health` reports; `detail` who sees its
+/// full detail (the `/metrics` audience).
+package func routes(_ app: Application, context: PettyContext, version: String, detail: InternalAccess) throws {
     try app.register(collection: StationsController(context: context))
     try app.register(collection: PricesController(context: context))
     try app.register(collection: AveragesController(context: context))
@@ -12,7 +13,7 @@ package func routes(_ app: Application, context: PettyContext, version: String) 
     let advice = AdviceCache()
     try app.register(collection: AdviceController(context: context, cache: advice))
     try app.register(collection: SummaryController(context: context, advice: advice))
-    try app.register(collection: HealthController(context: context, version: version))
+    try app.register(collection: HealthController(context: context, version: version, detail: detail))
     try app.register(collection: SharePageController(context: context))
 }
 

@@ -58,9 +58,11 @@ func assembleApplication(
         CORSMiddleware(),
         app.errors,
         ConditionalRequestMiddleware(),
+        // Inside the conditional check, so If-None-Match meets the ETag of the encoding actually served.
+        CompressionMiddleware(),
         FileMiddleware(publicDirectory: config.publicDirectory),
     ]
-    try routes(app, context: context, version: Entrypoint.version)
+    try routes(app, context: context, version: Entrypoint.version, detail: InternalAccess(allowed: config.followers))
     try app.register(collection: ReplicationController(context: context, allowed: config.followers))
     try registerMetrics(app, context: context, access: InternalAccess(allowed: config.followers), polls: polls?.stats)
     return (app, store.store)

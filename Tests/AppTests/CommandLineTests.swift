@@ -60,6 +60,15 @@ import Testing
         #expect(config.server.writeTimeoutSeconds == ServerConfiguration().writeTimeoutSeconds)
     }
 
+    @Test func theBodyDeadlineComesFromTheFlagOverItsEnvironmentFallback() throws {
+        let (_, fromEnv) = try CommandLineParser.parse([], environment: ["PETTY_BODY_TIMEOUT_SECONDS": "12", "PETTY_BODY_IDLE_TIMEOUT_SECONDS": "4"])
+        #expect(fromEnv.server.bodyTimeoutSeconds == 12 && fromEnv.server.bodyIdleTimeoutSeconds == 4)
+        let (_, fromFlag) = try CommandLineParser.parse(["serve", "--body-timeout", "7"], environment: ["PETTY_BODY_TIMEOUT_SECONDS": "12"])
+        #expect(fromFlag.server.bodyTimeoutSeconds == 7)
+        #expect(try CommandLineParser.parse([], environment: [:]).1.server.bodyTimeoutSeconds == 30)
+        #expect { try CommandLineParser.parse(["--body-timeout=0"], environment: [:]) } throws: { "\($0)".contains("--body-timeout") }
+    }
+
     @Test func outOfRangeLimitsAreStartupErrors() {
         #expect { try CommandLineParser.parse([], environment: ["PETTY_IDLE_TIMEOUT_SECONDS": "0"]) } throws: { "\($0)".contains("PETTY_IDLE_TIMEOUT_SECONDS") }
         #expect { try CommandLineParser.parse([], environment: ["PETTY_MAX_CONNECTIONS": "many"]) } throws: { "\($0)".contains("PETTY_MAX_CONNECTIONS") }

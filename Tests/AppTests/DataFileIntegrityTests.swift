@@ -198,6 +198,11 @@ import Testing
         #expect(problems.first?.hasPrefix("history.json is unreadable (checksum mismatch); moved aside to \(path)/history.json.corrupt-") == true, "\(problems)")
         #expect(logs.lines.contains { $0.contains(" ERROR ") && $0.contains("history.json is unreadable (checksum mismatch)") })
         #expect(logs.lines.contains { $0.contains("loaded 300 stations") })
+        // A public client (through the trusted proxy) sees that a file was refused, never where it lives.
+        let seenPublicly = try second.test(.GET, "/health", headers: ["X-Forwarded-For": "203.0.113.7"])
+        #expect(!seenPublicly.bodyString.contains(path) && !seenPublicly.bodyString.contains("\"problems\""), "\(seenPublicly.bodyString)")
+        let publicLoad = try require((try AppTestSupport.json(seenPublicly)["persistence"] as? [String: Any])?["last_load"] as? [String: Any])
+        #expect(publicLoad["problem_count"] as? Int == 1)
     }
 
     /// Every snapshot station's key maps to its own id, and the next new station gets an id above every id the

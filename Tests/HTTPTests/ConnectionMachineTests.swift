@@ -21,7 +21,8 @@ struct ConnectionMachineTests {
         }
 
         func date() -> [UInt8] { Array("Thu, 01 Jan 1970 00:00:00 GMT".utf8) }
-        func parseFailed(_ error: HTTPParseError) {}
+        var refusals: [Int] = []
+        mutating func refused(_ status: HTTPStatus, reason: String) { refusals.append(status.code) }
     }
 
     /// Plays the event loop: performs every action, with a socket that takes at most `room` bytes (nil: all).
@@ -35,7 +36,8 @@ struct ConnectionMachineTests {
         var now: Int64 = 0
 
         static let settings = ConnectionMachine.Settings(
-            parser: HTTPRequestParser(), headerTimeout: 10_000, bodyTimeout: 30_000, idleTimeout: 60_000,
+            parser: HTTPRequestParser(), headerTimeout: 10_000, bodyTimeout: 40_000, bodyIdleTimeout: 30_000,
+            idleTimeout: 60_000,
             writeTimeout: 20_000, maxPendingOutputBytes: 4096)
 
         init(settings: ConnectionMachine.Settings = Driver.settings, room: Int? = nil) {
@@ -156,6 +158,23 @@ struct ConnectionMachineTests {
         #expect(driver.wire.isEmpty)
         driver.tick(at: 38_001)
         #expect(driver.statuses == [408])
+        #expect(driver.host.served.isEmpty)
+    }
+
+    @Test("A body trickled one byte every 5 s gets 408 at its deadline, though no pause reaches the idle timeout")
+    func bodyDeadline() {
+        var driver = Driver()
+        driver.receive("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n", at: 1_000)
+        var time: Int64 = 1_000
+        while time + 5_000 <= 41_000 {
+            time += 5_000
+            driver.receive("a", at: time)
+            driver.tick(at: time)
+        }
+        #expect(driver.wire.isEmpty, "408 before the deadline: \(driver.statuses)")
+        driver.tick(at: 41_001)
+        #expect(driver.statuses == [408])
+        #expect(driver.shutDown || driver.machine.state == .closingAfterFlush)
         #expect(driver.host.served.isEmpty)
     }
 

@@ -8,7 +8,6 @@ struct ParserSplitTests {
     static let requests: [String] = [
         "GET / HTTP/1.1\r\nHost: a\r\n\r\n",
         "\r\nGET /v1/stations/%E2%82%AC/?b=x+y&a=%41 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\nX-A: 1\r\nx-a:  2 \r\n\r\n",
-        "GET /x HTTP/1.1\nHost: a\n\n",
         "HEAD http://example.com/a/../b HTTP/1.0\r\n\r\n",
         "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n",
         "POST /prices HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{\"price\":199}",

@@ -172,14 +172,6 @@ struct ParserValidRequestTests {
         #expect(result.consumed == text.utf8.count)
     }
 
-    @Test("Bare LF line ends are accepted in the head")
-    func bareLineFeeds() {
-        let text = "GET /x HTTP/1.1\nHost: a\nAccept: b\n\n"
-        let result = parse(text)
-        #expect(result.head?.headers.first(name: "accept") == "b")
-        #expect(result.consumed == text.utf8.count)
-    }
-
     @Test("Obs-text bytes in a field value are allowed")
     func obsTextInValue() {
         let bytes = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Name: caf".utf8) + [0xC3, 0xA9] + Array("\r\n\r\n".utf8)

@@ -344,6 +344,13 @@ http {{
         reply = self.web("/data.json", **{"Accept-Encoding": "gzip"})
         check("gzip for application/json", reply.status == 200 and "gzip" in reply.header("Content-Encoding"),
               f"got {reply.status}, Content-Encoding: {reply.header('Content-Encoding')}")
+        # The API's gzip is Petty's own, passed through: its `-gz` ETag survives (nginx would weaken it) and Vary stays.
+        reply = self.web("/v1/stations?state=NSW&limit=50", **{"Accept-Encoding": "gzip"})
+        check("API gzip passed through from the app (ETag ...-gz, Vary: Accept-Encoding)",
+              reply.status == 200 and reply.header("Content-Encoding") == "gzip" and reply.header("ETag").endswith('-gz"')
+              and "Accept-Encoding" in reply.header("Vary"),
+              f"got {reply.status}, Content-Encoding: {reply.header('Content-Encoding')}, ETag: {reply.header('ETag')}, "
+              f"Vary: {reply.header('Vary')}")
         reply = self.web("/.well-known/apple-app-site-association")
         check("apple-app-site-association: 200 application/json",
               reply.status == 200 and reply.header("Content-Type").startswith("application/json"),

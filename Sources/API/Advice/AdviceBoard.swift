@@ -139,7 +139,7 @@ struct AdviceBoard: Sendable {
         body.raw("}")
         var hash = FNV1a()
         hash.combine(body.bytes)
-        return JSONResponse.make(body: body.bytes, etag: "W/" + hash.etag, lastModified: lastModified, maxAge: 300)
+        return JSONResponse.make(body: body.bytes, etag: "W/" + hash.etag, lastModified: lastModified, maxAge: 300, memoized: true)
     }
 
     /// The `data` object of `/v1/advice`.

@@ -4,9 +4,11 @@ import HTTP
 import Providers
 
 /// `GET /health`: liveness and freshness for ops and nginx. 503 only when no data at all is loaded.
+/// Clients outside `detail` (the `/metrics` audience) get it without paths, URLs and error texts.
 struct HealthController: RouteCollection {
     let context: PettyContext
     let version: String
+    let detail: InternalAccess
 
     func boot(routes: RoutesBuilder) throws {
         routes.get("health", use: health)
@@ -56,7 +58,7 @@ struct HealthController: RouteCollection {
     }
 
     struct FollowInfo: Encodable {
-        var leader: String
+        var leader: String?
         var status: String
         var lastSync: String?
         var lastError: String?
@@ -65,7 +67,8 @@ struct HealthController: RouteCollection {
     struct PersistenceInfo: Encodable {
         struct LoadInfo: Encodable {
             var at: String?
-            var problems: [String]
+            var problemCount: Int
+            var problems: [String]?
         }
         var status: String
         var lastSave: String?
@@ -80,7 +83,7 @@ struct HealthController: RouteCollection {
             lastError = health.lastError
             lastErrorAt = health.lastErrorAt.map(ISOTimestamp.string)
             consecutiveFailures = health.consecutiveFailures
-            lastLoad = LoadInfo(at: health.loadedAt.map(ISOTimestamp.string), problems: health.loadProblems)
+            lastLoad = LoadInfo(at: health.loadedAt.map(ISOTimestamp.string), problemCount: health.loadProblems.count, problems: health.loadProblems)
         }
     }
 
@@ -138,7 +141,8 @@ struct HealthController: RouteCollection {
                 ageSeconds: snapshot.changedAt.map { Int(now.timeIntervalSince($0)) }),
             states: counts.keys.sorted().map { HealthDTO.StateCount(state: $0.rawValue, stations: counts[$0]!.0, prices: counts[$0]!.1) },
             providers: providers, follow: follow, persistence: persistence)
-        var response = Response(contentType: "application/json; charset=utf-8", body: try JSONCoding.encode(dto))
+        let shown = detail.allows(request) ? dto : dto.withoutInternals()
+        var response = Response(contentType: "application/json; charset=utf-8", body: try JSONCoding.encode(shown))
         response.status = hasData ? .ok : .serviceUnavailable
         response.headers.add(name: "Cache-Control", value: "no-store")
         return response

@@ -13,7 +13,7 @@ struct ReferenceResponses: Sendable {
         func encode<T: Encodable>(_ rows: [T], state: AustralianState?) -> Response {
             let envelope = Envelope(data: rows, meta: MetaDTO(meta(state), total: rows.count))
             // Encoding plain DTOs cannot fail; a failure here would be a programming error.
-            return (try? JSONResponse.content(envelope, lastModified: lastModified, maxAge: 300))
+            return (try? JSONResponse.content(envelope, lastModified: lastModified, maxAge: 300, memoized: true))
                 ?? Response(status: .internalServerError)
         }
         return ReferenceResponses(

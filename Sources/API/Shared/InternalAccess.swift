@@ -9,8 +9,11 @@ package struct InternalAccess: Sendable {
     package init(allowed: [IPAddressRange]) { self.allowed = allowed }
 
     package func check(_ request: Request) throws {
-        guard let client = IPAddress(request.clientAddress), allowed.contains(where: { $0.contains(client) }) else {
-            throw RouteNotFound()
-        }
+        guard allows(request) else { throw RouteNotFound() }
+    }
+
+    package func allows(_ request: Request) -> Bool {
+        guard let client = IPAddress(request.clientAddress) else { return false }
+        return allowed.contains { $0.contains(client) }
     }
 }

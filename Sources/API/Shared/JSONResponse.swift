@@ -3,15 +3,18 @@ import HTTP
 
 /// Successful JSON responses with validators and caching headers.
 enum JSONResponse {
-    static func make(body: [UInt8], etag: String, lastModified: String, maxAge: Int = 60) -> Response {
-        Response(status: .ok, headers: [
+    /// `memoized`: the response is rendered once and served many times, so its gzip is kept once made.
+    static func make(body: [UInt8], etag: String, lastModified: String, maxAge: Int = 60, memoized: Bool = false) -> Response {
+        let headers: HTTPHeaders = [
             "Content-Type": "application/json; charset=utf-8",
             "ETag": etag,
             "Last-Modified": lastModified,
             "Cache-Control": cacheControl(maxAge),
             "Vary": "Accept-Encoding",
             "X-Content-Type-Options": "nosniff",
-        ], body: body)
+        ]
+        guard memoized else { return Response(status: .ok, headers: headers, body: body) }
+        return Response(status: .ok, headers: headers, compressible: CompressibleBody(body, etag: etag))
     }
 
     /// The common values are constants, so the hot path does not build a string per response.
@@ -35,11 +38,11 @@ enum JSONResponse {
 
 extension JSONResponse {
     /// For endpoints that are not on the hot path: Codable DTO, ETag hashed from the body.
-    static func content<T: Encodable>(_ value: T, lastModified: String, maxAge: Int = 60) throws -> Response {
+    static func content<T: Encodable>(_ value: T, lastModified: String, maxAge: Int = 60, memoized: Bool = false) throws -> Response {
         let body = try JSONCoding.encode(value)
         var hash = FNV1a()
         hash.combine(body)
-        return make(body: body, etag: "W/" + hash.etag, lastModified: lastModified, maxAge: maxAge)
+        return make(body: body, etag: "W/" + hash.etag, lastModified: lastModified, maxAge: maxAge, memoized: memoized)
     }
 }
 

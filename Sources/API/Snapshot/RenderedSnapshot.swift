@@ -122,7 +122,7 @@ package final class RenderedSnapshot: Sendable {
             hashes: hashes.map { FNV1a(value: $0) })
         let changed = snapshot.changedAt ?? Date()
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
-        let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified) }
+        let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified, memoized: true) }
         return RenderedSnapshot(
             fragments: fragments, hashes: hashes, compactHeads: snapshot.entries.map { CompactStationEncoding.head($0.station) },
             detailBodies: bodies, detailETags: etags, detailResponses: responses,

@@ -141,7 +141,7 @@ struct SummaryParts: Sendable {
         body.raw(tail)
         var hash = FNV1a()
         hash.combine(body.bytes)
-        response = JSONResponse.make(body: body.bytes, etag: "W/" + hash.etag, lastModified: view.extra.lastModified)
+        response = JSONResponse.make(body: body.bytes, etag: "W/" + hash.etag, lastModified: view.extra.lastModified, memoized: true)
     }
 
     /// The newest daily average minus the one seven days before it; nil when either day is missing.

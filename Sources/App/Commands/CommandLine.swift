@@ -43,6 +43,7 @@ public enum CommandLineParser {
               --data-dir <path>    Where the store persists [PETTY_DATA_DIR] (default ./data)
               --public-dir <path>  Static files [PETTY_PUBLIC_DIR] (default Public)
               --log-level <level>  trace | debug | info | notice | warning | error [PETTY_LOG_LEVEL] (default info)
+              --body-timeout <s>   A request body's total deadline, in seconds [PETTY_BODY_TIMEOUT_SECONDS] (default 30)
         """
 
     /// Parses `arguments` (without the program name) over a configuration taken from `environment`.
@@ -83,6 +84,7 @@ public enum CommandLineParser {
             case "--data-dir": config.dataDirectory = try value()
             case "--public-dir": config.publicDirectory = try value()
             case "--log-level": config.logLevel = try level(try value(), source: name)
+            case "--body-timeout": config.server.bodyTimeoutSeconds = try ServerLimitsEnvironment.seconds(try value(), name: name)
             default: throw CommandLineError("unknown option '\(flag)'")
             }
         }

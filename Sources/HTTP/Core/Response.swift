@@ -3,6 +3,9 @@ public struct Response: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The body's stored encodings, when it is rendered once and served many times (`CompressibleBody`).
+    /// Whoever changes `body` afterwards must clear it.
+    public var compressible: CompressibleBody?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status

@@ -22,10 +22,11 @@ public final class HTTPMetrics: Sendable {
     let openConnections = Atomic<Int>(0)
 
     // Layout of one loop's cells: requests [slot][status], buckets [slot][bucket incl. +Inf], duration sums
-    // (microseconds) [slot], bytes sent.
+    // (microseconds) [slot], bytes sent, requests refused before routing [status].
     private var bucketsOffset: Int { routes.count * Self.statusRange.count }
     private var sumsOffset: Int { bucketsOffset + routes.count * (bucketMicros.count + 1) }
     private var bytesOffset: Int { sumsOffset + routes.count }
+    private var refusalsOffset: Int { bytesOffset + 1 }
 
     public init(routePatterns: [String], loops: Int) {
         var routes: [String] = []
@@ -37,7 +38,7 @@ public final class HTTPMetrics: Sendable {
         self.routes = routes
         self.slots = slots
         bucketMicros = Self.durationBuckets.map { Int64(($0 * 1_000_000).rounded()) }
-        let perLoop = routes.count * (Self.statusRange.count + bucketMicros.count + 2) + 1
+        let perLoop = routes.count * (Self.statusRange.count + bucketMicros.count + 2) + 1 + Self.statusRange.count
         self.loops = (0..<max(1, loops)).map { _ in CounterCells(count: perLoop) }
     }
 
@@ -63,6 +64,13 @@ public final class HTTPMetrics: Sendable {
         cells(loop).add(bytesOffset, UInt64(count))
     }
 
+    /// A request the connection answered itself, before any route: a parser error (400, 413, 414, 431, 501, 505),
+    /// a timeout (408) or an unmet expectation (417).
+    func recordRefusal(status: Int, loop: Int) {
+        let status = Self.statusRange.contains(status) ? status : 500
+        cells(loop).add(refusalsOffset + status - Self.statusRange.lowerBound)
+    }
+
     /// Every loop's counters, summed.
     public func snapshot() -> HTTPMetricsSnapshot {
         func total(_ index: Int) -> UInt64 { loops.reduce(0) { $0 &+ $1.load(index) } }
@@ -81,8 +89,12 @@ public final class HTTPMetrics: Sendable {
             let buckets = counts.map { cumulative &+= $0; return cumulative }
             durations.append(.init(route: route, cumulativeCounts: buckets, count: count, sumSeconds: Double(total(sumsOffset + slot)) / 1_000_000))
         }
+        let refusals = Self.statusRange.compactMap { status -> HTTPMetricsSnapshot.RefusalCount? in
+            let count = total(refusalsOffset + status - Self.statusRange.lowerBound)
+            return count > 0 ? .init(status: status, count: count) : nil
+        }
         return HTTPMetricsSnapshot(
-            requests: requests, durations: durations, bytesSent: total(bytesOffset),
+            requests: requests, durations: durations, refusals: refusals, bytesSent: total(bytesOffset),
             openConnections: openConnections.load(ordering: .relaxed))
     }
 

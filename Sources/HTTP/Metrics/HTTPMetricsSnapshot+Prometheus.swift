@@ -16,6 +16,11 @@ extension HTTPMetricsSnapshot {
             out.sample(duration + "_sum", histogram.sumSeconds, labels: [("route", histogram.route)])
             out.sample(duration + "_count", Double(histogram.count), labels: [("route", histogram.route)])
         }
+        let refused = "\(namespace)_http_refused_requests_total"
+        out.family(refused, .counter, help: "Requests refused before routing (malformed, too large, too slow), by status.")
+        for entry in refusals {
+            out.sample(refused, Double(entry.count), labels: [("status", String(entry.status))])
+        }
         let connections = "\(namespace)_http_open_connections"
         out.family(connections, .gauge, help: "Client connections open now.")
         out.sample(connections, Double(openConnections))

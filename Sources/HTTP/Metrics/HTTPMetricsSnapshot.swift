@@ -6,6 +6,12 @@ public struct HTTPMetricsSnapshot: Sendable {
         public var count: UInt64
     }
 
+    /// Requests refused before routing, by the status they were answered with.
+    public struct RefusalCount: Sendable, Equatable {
+        public var status: Int
+        public var count: UInt64
+    }
+
     public struct Histogram: Sendable {
         public var route: String
         /// One per `HTTPMetrics.durationBuckets` bound, then `+Inf` (equal to `count`).
@@ -16,6 +22,7 @@ public struct HTTPMetricsSnapshot: Sendable {
 
     public var requests: [RequestCount]
     public var durations: [Histogram]
+    public var refusals: [RefusalCount]
     public var bytesSent: UInt64
     public var openConnections: Int
 }

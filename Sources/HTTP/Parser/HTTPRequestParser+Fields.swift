@@ -43,8 +43,8 @@ extension HTTPRequestParser {
     ///
     /// Limits are checked as bytes arrive: more than `maxHeaderCount` fields or a field byte beyond
     /// `maxHeaderBytes` (all field lines with their line ends) is 431 at once, so a header without
-    /// an end is never buffered past the limit. Trailers (`isTrailer`) follow §7.1.2: same grammar and
-    /// limits, strict CRLF, no Strings built, framing fields ignored.
+    /// an end is never buffered past the limit. Every line ends in CRLF. Trailers (`isTrailer`) follow §7.1.2:
+    /// same grammar and limits, no Strings built, framing fields ignored.
     func scanFieldSection(
         _ buffer: UnsafeBufferPointer<UInt8>, _ scan: inout FieldScan, isTrailer: Bool,
         _ progress: inout HTTPParseProgress
@@ -72,12 +72,9 @@ extension HTTPRequestParser {
                     scan.section.end = index + 2
                     return scan.section
                 }
-                if first == ASCII.lf {
-                    // §2.2: a bare LF may end a line of the head; chunked framing stays strict.
-                    guard !isTrailer else { throw HTTPParseError(.badRequest, "bare LF in trailer section") }
-                    scan.section.end = index + 1
-                    return scan.section
-                }
+                // §2.2 lets a recipient take a bare LF as a line end only where that cannot be read two ways;
+                // behind a proxy that does not (`Dummy: x\nContent-Length: 23`) it can, so the head is CRLF only.
+                if first == ASCII.lf { throw HTTPParseError(.badRequest, isTrailer ? "bare LF in trailer section" : "bare LF in header section") }
                 // §5.2: obs-fold (a line starting with whitespace) must be rejected outside message/http.
                 if ASCII.isWhitespace(first) { throw HTTPParseError(.badRequest, "obsolete line folding") }
                 if scan.fieldCount == limits.maxHeaderCount {
@@ -117,7 +114,7 @@ extension HTTPRequestParser {
                     preconditionFailure()
                 }
                 (nameStart, nameEnd, valueStart) = (savedName, savedNameEnd, savedValue)
-                // field-value: no CTLs but HTAB, no DEL (RFC 9110 §5.5); then CRLF, or a bare LF in the head.
+                // field-value: no CTLs but HTAB, no DEL (RFC 9110 §5.5); then CRLF.
                 while index < scanEnd, ASCII.isFieldValueByte(buffer[index]) {
                     progress.noteExamined()
                     index += 1
@@ -129,8 +126,8 @@ extension HTTPRequestParser {
                     guard index + 1 < scanEnd else { if limited { throw tooLarge } else { return nil } }
                     guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
                     index += 2
-                case ASCII.lf where !isTrailer:
-                    index += 1
+                case ASCII.lf:
+                    throw HTTPParseError(.badRequest, isTrailer ? "bare LF in trailer section" : "bare LF in header section")
                 default:
                     throw HTTPParseError(.badRequest, "invalid character in field value")
                 }

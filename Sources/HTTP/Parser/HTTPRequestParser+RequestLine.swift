@@ -65,10 +65,9 @@ extension HTTPRequestParser {
         while index < buffer.count {
             progress.noteExamined()
             let byte = buffer[index]
-            if byte == ASCII.lf {
-                // §2.2: a bare LF may be accepted as the line terminator.
-                return (start..<index, index + 1)
-            }
+            // §2.2: a bare LF is refused here as in the fields (see `scanFieldSection`); only the empty lines
+            // before the request line may end in one, as nothing can be read from them either way.
+            if byte == ASCII.lf { throw HTTPParseError(.badRequest, "bare LF after the request line") }
             if byte == ASCII.cr {
                 guard index + 1 < buffer.count else { return nil }
                 guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }

@@ -5,7 +5,9 @@ protocol ConnectionHost {
     var serverName: [UInt8] { get }
     mutating func respond(to head: HTTPRequestHead, body: [UInt8]) -> Response
     mutating func date() -> [UInt8]
-    func parseFailed(_ error: HTTPParseError)
+    /// The connection answered a request itself, before any route (parser error, timeout, expectation): for the
+    /// log and the metrics.
+    mutating func refused(_ status: HTTPStatus, reason: String)
 }
 
 /// What the shell must do after the machine took an input.
@@ -27,7 +29,9 @@ struct ConnectionMachine {
     struct Settings {
         var parser: HTTPRequestParser
         var headerTimeout: Int64
+        /// A body's total deadline from its head, and the longest pause between its reads (milliseconds).
         var bodyTimeout: Int64
+        var bodyIdleTimeout: Int64
         var idleTimeout: Int64
         var writeTimeout: Int64
         /// How long to drain a closing client's bytes after our final response (milliseconds).
@@ -62,6 +66,8 @@ struct ConnectionMachine {
     /// that connects and never sends a byte is held no longer than the header timeout (nil: between requests).
     private var requestStartedAt: Int64?
     private var headerComplete = false
+    /// When the head of the request in progress was complete: its body's deadline counts from here.
+    private var bodyStartedAt: Int64 = 0
     private var sentContinue = false
     private var lastReadAt: Int64
     private var lastWriteProgressAt: Int64
@@ -134,13 +140,13 @@ struct ConnectionMachine {
             case .needMore(let head):
                 if let head, !headerComplete {
                     headerComplete = true
+                    bodyStartedAt = now
                     if let failure = checkExpectation(head) {
                         queueError(failure, version: head.version, host: &host)
                     }
                 }
                 return
             case .failure(let error):
-                host.parseFailed(error)
                 queueError(Abort(error.status, reason: error.reason), version: .http1_1, host: &host)
                 return
             }
@@ -172,6 +178,7 @@ struct ConnectionMachine {
     }
 
     private mutating func queueError<Host: ConnectionHost>(_ error: Abort, version: HTTPVersion, host: inout Host) {
+        host.refused(error.status, reason: error.reason)
         var response = ErrorRendering.response(for: error, request: nil, revealDetails: false)
         response.headers.replaceOrAdd(name: "Connection", value: "close")
         ResponseSerializer.write(
@@ -238,7 +245,8 @@ struct ConnectionMachine {
             return now - started > settings.headerTimeout ? .close : .none
         } else if let started = requestStartedAt {
             let timedOut = headerComplete
-                ? now - lastReadAt > settings.bodyTimeout : now - started > settings.headerTimeout
+                ? now - lastReadAt > settings.bodyIdleTimeout || now - bodyStartedAt > settings.bodyTimeout
+                : now - started > settings.headerTimeout
             guard timedOut else { return .none }
             queueError(Abort(.requestTimeout, reason: "The request took too long to arrive"), version: .http1_1, host: &host)
             return .flush

@@ -26,6 +26,7 @@ final class ServerContext: Sendable {
             parser: parser,
             headerTimeout: Int64(configuration.headerTimeoutSeconds * 1000),
             bodyTimeout: Int64(configuration.bodyTimeoutSeconds * 1000),
+            bodyIdleTimeout: Int64(configuration.bodyIdleTimeoutSeconds * 1000),
             idleTimeout: Int64(configuration.idleTimeoutSeconds * 1000),
             writeTimeout: Int64(configuration.writeTimeoutSeconds * 1000),
             maxPendingOutputBytes: configuration.maxPendingOutputBytes)
@@ -53,6 +54,7 @@ final class EventLoop: @unchecked Sendable {
     /// A descriptor held in reserve so that, out of descriptors, one pending client can be accepted and closed.
     private var spareFd: Int32 = -1
     private var sequence: UInt64 = 0
+    private var refusalLog = LogRateLimit()
     private var drainDeadline: Int64?
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -229,8 +231,11 @@ final class EventLoop: @unchecked Sendable {
 
         func date() -> [UInt8] { loop.dateCache.current() }
 
-        func parseFailed(_ error: HTTPParseError) {
-            loop.context.logger.debug("closing \(peer): \(error.status.code) \(error.reason)")
+        func refused(_ status: HTTPStatus, reason: String) {
+            loop.context.metrics.recordRefusal(status: status.code, loop: loop.index)
+            guard let dropped = loop.refusalLog.admit(now: loop.now) else { return }
+            let note = dropped > 0 ? " (\(dropped) more refused since the last line)" : ""
+            loop.context.logger.notice("refused \(peer): \(status.code) \(reason)\(note)")
         }
     }
 

@@ -16,8 +16,10 @@ public struct ServerConfiguration: Sendable {
     /// A request whose header section is not complete this long after its first byte gets 408 (slowloris).
     /// A new connection's first request counts from accept: one that sends nothing at all is closed.
     public var headerTimeoutSeconds = 10.0
-    /// A request body that makes no progress for this long gets 408.
-    public var bodyTimeoutSeconds = 20.0
+    /// A request body not complete this long after its head gets 408, however steadily it trickles in.
+    public var bodyTimeoutSeconds = 30.0
+    /// A request body that makes no progress for this long gets 408 (before the deadline above).
+    public var bodyIdleTimeoutSeconds = 20.0
     /// A client that reads none of its pending response for this long is disconnected.
     public var writeTimeoutSeconds = 30.0
     /// On a stop signal (SIGTERM, SIGINT, SIGHUP), in-flight requests get this long to finish before connections are closed.

@@ -1,0 +1,61 @@
+/// Serves gzip to clients that ask for it (`Accept-Encoding`, RFC 9110 §12.5.3): the stored variant of a body
+/// rendered once (`Response.compressible`), else the body compressed on the fly at a fast level when it is at
+/// least `minimumBytes`. Every response of a compressible type says `Vary: Accept-Encoding`, and the gzip
+/// variant's ETag ends in `-gz`, so `If-None-Match` (answered outside this middleware) matches each encoding's
+/// own validator. A client that refuses identity and gzip alike gets 406.
+///
+/// A request without `Accept-Encoding` for a stored body returns at once: such a body's owner sets `Vary` itself.
+public struct CompressionMiddleware: Middleware {
+    public let minimumBytes: Int
+
+    public init(minimumBytes: Int = 1024) {
+        self.minimumBytes = minimumBytes
+    }
+
+    public func respond(to request: Request, chainingTo next: Responder) throws -> Response {
+        var response = try next.respond(to: request)
+        // A body changed after the variant was attached no longer matches it.
+        let stored = response.compressible.flatMap { $0.plain.count == response.body.count ? $0 : nil }
+        let asked = request.headers.contains(name: "Accept-Encoding")
+        if stored != nil && !asked { return response }
+        guard !response.status.forbidsBody, !response.headers.contains(name: "Content-Encoding"),
+              let type = response.headers.first(name: "Content-Type"), Self.isCompressible(type)
+        else { return response }
+        if !Self.variesOnEncoding(response.headers) { response.headers.add(name: "Vary", value: "Accept-Encoding") }
+        guard asked else { return response }
+        switch AcceptEncoding(request.headers).choice(worthCompressing: stored != nil || response.body.count >= minimumBytes) {
+        case .identity:
+            return response
+        case .none:
+            throw Abort(.notAcceptable, reason: "This response is available as gzip or identity; Accept-Encoding refuses both")
+        case .gzip:
+            let etag = stored?.gzipETag ?? response.headers.first(name: "ETag").map(CompressibleBody.gzipETag(for:))
+            response.body = stored?.gzip ?? Gzip.compress(response.body)
+            response.compressible = nil
+            response.headers.add(name: "Content-Encoding", value: "gzip")
+            if let etag { response.headers.replaceOrAdd(name: "ETag", value: etag) }
+            return response
+        }
+    }
+
+    /// Text-like media types; images, fonts and archives are compressed already.
+    static func isCompressible(_ contentType: String) -> Bool {
+        // The common spellings first, without copying the value.
+        if contentType.hasPrefix("application/json") || contentType.hasPrefix("text/") { return true }
+        let type = contentType.lowercasedASCII()
+        return type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/javascript")
+            || type.hasPrefix("application/xml") || type.hasPrefix("image/svg+xml") || type.hasPrefix("application/manifest+json")
+            || type.hasPrefix("application/problem+json") || type.hasPrefix("application/openmetrics-text")
+    }
+
+    /// Whether a `Vary` field already names `Accept-Encoding` (or `*`); the spelling this framework writes is
+    /// matched without splitting the list.
+    static func variesOnEncoding(_ headers: HTTPHeaders) -> Bool {
+        for (name, value) in headers where HTTPHeaders.equalsIgnoringCase(name, "Vary") {
+            if value.contains("Accept-Encoding") { return true }
+            let listed = value.split(separator: ",").map { String($0).trimmingASCIIWhitespace() }
+            if listed.contains(where: { $0 == "*" || HTTPHeaders.equalsIgnoringCase($0, "Accept-Encoding") }) { return true }
+        }
+        return false
+    }
+}
