@@ -16,14 +16,17 @@ let package = Package(
         .target(name: "Fuel"),
         // Provider clients, pollers and wire-format adapters.
         .target(name: "Providers", dependencies: ["Fuel"], resources: [.copy("SampleData")]),
+        // etcd v3 over its JSON gateway, and the fleet's election and fencing: knows nothing about fuel.
+        .target(name: "Coordination"),
         // Wiring, configuration, controllers and the wire contract (DTOs).
-        .target(name: "App", dependencies: ["HTTP", "Fuel", "Providers"]),
+        .target(name: "App", dependencies: ["HTTP", "Fuel", "Providers", "Coordination"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
         .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers"], path: "Benchmarks/Sources/PettyBench"),
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "FuelTests", dependencies: ["Fuel"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Fuel", "Providers"]),
     ],
     swiftLanguageModes: [.v6]
