@@ -26,6 +26,8 @@ struct PettyContext: Sendable {
     var persistence: (@Sendable () -> PersistenceHealth)? = nil
     /// How each provider's polls go (nil in follower mode and in-memory tests), for `/health` and `/metrics`.
     var providers: ProviderStatusStore? = nil
+    /// Set in fleet mode (`PETTY_ETCD_ENDPOINTS`): role, epoch, leader and lease, for `/health`.
+    var coordination: (@Sendable () -> CoordinationInfo)? = nil
 
     /// "Now" for answers about `state`: the wall clock for live data, the capture instant for sample data.
     func now(for state: AustralianState, in view: PettyView) -> Date {
