@@ -25,10 +25,9 @@ public final class EtcdClient: Sendable {
         precondition(!endpoints.isEmpty, "at least one etcd endpoint")
         self.endpoints = endpoints
         self.credentials = credentials
-        self.timeout = timeout
+        self.timeout = max(1, timeout.rounded(.up))
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        configuration.timeoutIntervalForRequest = self.timeout
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
     }

@@ -30,8 +30,9 @@ public struct FleetSettings: Equatable, Sendable {
     /// A keep-alive every third of the lease.
     public var keepAliveInterval: Double { Double(leaseSeconds) / 3 }
 
-    /// Each etcd call's deadline: short enough that a dead endpoint costs less than a keep-alive interval.
-    public var requestTimeout: Double { min(2, max(0.5, keepAliveInterval / 2)) }
+    /// Each etcd call's deadline: short, so a dead endpoint costs about a keep-alive interval. Whole seconds:
+    /// URLSession on Linux hands libcurl whole seconds, and a fraction below one second fails every call at once.
+    public var requestTimeout: Double { min(2, max(1, (keepAliveInterval / 2).rounded(.up))) }
 
     /// `http://a:2379,https://b:2379` -> URLs, or why not.
     public static func endpoints(_ raw: String) -> Result<[URL], FleetSettingsError> {
