@@ -106,7 +106,7 @@ class Etcd:
             return None
 
     def ready(self, member):
-        answer = self.call("kv/range", {"key": b64("/")}, member=member, token="-")
+        answer = self.call("kv/range", {"key": b64("/")}, member=member)
         return answer is not None and ("header" in answer or "invalid auth token" in str(answer))
 
     def enable_auth(self):
@@ -322,7 +322,7 @@ def tomorrow_everywhere(fleet):
             body = json.loads(reply.body)
         except ValueError:
             return False
-        if not (body.get("meta") or {}).get("available", body.get("available")):
+        if not (body.get("data") or {}).get("available"):
             return False
     return True
 

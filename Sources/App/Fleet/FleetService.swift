@@ -26,7 +26,7 @@ final class FleetService: Service {
         let mayAct: @Sendable () -> Bool = { coordinator.mayAct() }
         pollers = PollerService(
             settings: providers, sink: GatedSink(inner: FuelStoreSink(store: store), mayAct: mayAct),
-            logger: logger.labelled("providers"), pollers: ProviderPollers.make(providers).map { GatedPoller($0, mayAct: mayAct) })
+            logger: logger.labelled("providers"), pollers: ProviderPollers.make(providers, gate: mayAct).map { GatedPoller($0, mayAct: mayAct) })
         copier = FleetCopier(store: store, limits: limits)
     }
 
@@ -65,16 +65,20 @@ final class FleetService: Service {
     /// While following: copy each newly published dataset (the coordinator reads the pointer every round).
     private func follow() async {
         var lastRefused: DatasetPointer?
+        var lastFailure: String?
         while !Task.isCancelled {
             if !coordinator.mayAct(), let pointer = coordinator.status.published, pointer != lastRefused {
                 switch await copier.copy(pointer) {
                 case .applied(let version):
+                    lastFailure = nil
                     logger.info("fleet: applied v\(version) from \(pointer.url) (epoch \(pointer.epoch))")
                 case .refused(let why):
                     lastRefused = pointer
                     logger.error("fleet: refused the published v\(pointer.version) from \(pointer.url): \(why)")
                 case .failed(let why):
-                    logger.warning("fleet: cannot copy v\(pointer.version) from \(pointer.url): \(why)")
+                    // Retried every round while the leader is unreachable: one line per distinct failure.
+                    if why != lastFailure { logger.warning("fleet: cannot copy v\(pointer.version) from \(pointer.url): \(why)") }
+                    lastFailure = why
                 case .unchanged:
                     break
                 }

@@ -2,9 +2,9 @@ import Foundation
 import Fuel
 import Providers
 
-/// Fencing inside the member: every poll step and every merge asks the gate first, so a leader whose lease
-/// deadline passed (a frozen process resuming, etcd unreachable) makes no further provider call and changes
-/// nothing, even before its polling task is cancelled.
+/// Fencing inside the member: every poll step, every provider request (`ProviderClient.Options.gate`) and every
+/// merge asks the gate first, so a leader whose lease deadline passed (a frozen process resuming, etcd
+/// unreachable) makes no further provider call and changes nothing, even before its polling task is cancelled.
 final class GatedPoller: ProviderPoller {
     let inner: any ProviderPoller
     let mayAct: @Sendable () -> Bool
