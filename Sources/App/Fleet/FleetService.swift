@@ -30,12 +30,16 @@ final class FleetService: Service {
         copier = FleetCopier(store: store, limits: limits)
     }
 
+    /// The lease and the watchdog get a thread of their own: polls, merges, copies and saves are CPU work that
+    /// must never delay a keep-alive past the deadline (that would hand the fleet to another member for nothing).
     func run() async throws {
+        let coordination = ServiceExecutor(label: "petty-fleet-coordinator")
+        defer { coordination.finish() }
         await withTaskCancellationHandler {
             await withDiscardingTaskGroup { group in
-                group.addTask { await self.coordinator.run() }
-                group.addTask { await self.watch() }
-                group.addTask { await self.follow() }
+                group.addTask(executorPreference: coordination) { await self.coordinator.run() }
+                group.addTask(executorPreference: coordination) { await self.watch() }
+                group.addTask(executorPreference: globalConcurrentExecutor) { await self.follow() }
             }
         } onCancel: {
             copier.invalidate()
@@ -50,7 +54,7 @@ final class FleetService: Service {
             let mayAct = coordinator.mayAct()
             if mayAct, polling == nil {
                 let pollers = self.pollers
-                polling = Task { try? await pollers.run() }
+                polling = Task(executorPreference: globalConcurrentExecutor) { try? await pollers.run() }
             } else if !mayAct, let task = polling {
                 task.cancel()
                 await task.value

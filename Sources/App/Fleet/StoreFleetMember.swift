@@ -33,7 +33,9 @@ final class StoreFleetMember: FleetMember {
         if let cached = lastEncoded.withLock({ $0 }), cached.version == view.version {
             checksum = cached.checksum
         } else {
-            guard let body = try? ReplicationPayload.encode(view.dataset) else { return nil }
+            // Off the coordinator's thread: encoding the whole dataset is the heaviest step of a round.
+            let encoded = await withTaskExecutorPreference(globalConcurrentExecutor) { try? ReplicationPayload.encode(view.dataset) }
+            guard let body = encoded else { return nil }
             checksum = Self.checksum(body)
             lastEncoded.withLock { $0 = (view.version, checksum) }
         }

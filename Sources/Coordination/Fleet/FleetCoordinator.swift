@@ -69,12 +69,26 @@ public final class FleetCoordinator: Sendable {
         handle(change)
     }
 
-    /// Reads, renews and campaigns until cancelled; then gives the lease back so another member leads at once.
+    /// Renews and reads until cancelled; then gives the lease back so another member leads at once. Renewal has
+    /// its own loop, so a slow read or publication never holds back a keep-alive.
     public func run() async {
         log("fleet: member \(settings.memberName) of '\(settings.fleet)' on \(settings.endpoints.map(\.absoluteString).joined(separator: ",")), lease \(settings.leaseSeconds)s")
-        while !Task.isCancelled {
-            await cycle()
-            try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    self.tick()
+                    await self.revokeAbandonedLease()
+                    // A keep-alive is sent only when due; without etcd, try again every second.
+                    let held = await self.holdLease()
+                    try? await Task.sleep(nanoseconds: held ? 100_000_000 : 1_000_000_000)
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    if self.state.withLock({ $0.election.lease != nil }) { await self.round() }
+                    try? await Task.sleep(nanoseconds: UInt64(self.interval * 1e9))
+                }
+            }
         }
         let lease = state.withLock { state -> Int64? in
             let lease = state.election.lease ?? state.leaseToRevoke
@@ -84,11 +98,16 @@ public final class FleetCoordinator: Sendable {
         if let lease { try? await client.revoke(lease) }
     }
 
-    /// One round: renew or obtain the lease, read the fleet, then campaign, publish or register as due.
+    /// One round as the tests drive it: renew or obtain the lease, then `round()`.
     public func cycle() async {
         tick()
         await revokeAbandonedLease()
         guard await holdLease() else { return }
+        await round()
+    }
+
+    /// Reads the fleet, then campaigns, publishes or registers as due.
+    func round() async {
         let kvs: [EtcdKeyValue]
         do { kvs = try await client.range(prefix: keys.root) } catch {
             etcdFailed(error)
