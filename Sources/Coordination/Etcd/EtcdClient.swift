@@ -159,6 +159,14 @@ public final class EtcdClient: Sendable {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let token, !token.isEmpty { request.setValue(token, forHTTPHeaderField: "Authorization") }
+        if endpoint.scheme?.lowercased() == "http" {
+            let encoded: Data
+            do { encoded = try ProtoJSON.encode(body) } catch { throw .malformed("request not encodable") }
+            var headers: [(String, String)] = []
+            if let token, !token.isEmpty { headers.append(("Authorization", token)) }
+            let answer = try await PlainHTTP.post(endpoint.appendingPathComponent(path), headers: headers, body: encoded, timeout: timeout)
+            return try EtcdAnswer.read(answer.body, status: answer.status)
+        }
         let data: Data, response: URLResponse
         do {
             request.httpBody = try ProtoJSON.encode(body)
