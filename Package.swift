@@ -18,16 +18,19 @@ let package = Package(
         .target(name: "Fuel"),
         // Provider clients, pollers and wire-format adapters.
         .target(name: "Providers", dependencies: ["Fuel"], resources: [.copy("SampleData")]),
+        // etcd v3 over its JSON gateway, and the fleet's election and fencing: knows nothing about fuel.
+        .target(name: "Coordination"),
         // One folder per endpoint: controllers, the wire contract (DTOs, the JSON writer) and per-snapshot renders.
         .target(name: "API", dependencies: ["HTTP", "Fuel", "Providers"]),
-        // Wiring: configuration, commands, persistence, replication, pollers and the application builder.
-        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers"]),
+        // Wiring: configuration, commands, persistence, replication, pollers, the fleet and the application builder.
+        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
         .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers"], path: "Benchmarks/Sources/PettyBench"),
 
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "FuelTests", dependencies: ["Fuel"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers"]),
     ],
     swiftLanguageModes: [.v6]

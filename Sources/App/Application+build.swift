@@ -35,7 +35,12 @@ func assembleApplication(
     // A follower copies the leader's dataset instead of polling: one set of provider calls per deployment.
     var follower: FollowerService?
     var polls: PollerGroup?
-    if let leader = config.followURL {
+    var fleet: FleetService?
+    if let settings = try config.fleet.settings(hostname: config.hostname, port: config.port) {
+        let service = FleetService(settings: settings, store: store.store, providers: config.providers, limits: config.followLimits, logger: logger)
+        app.register(service: service)
+        (fleet, polls) = (service, service.pollers.group)
+    } else if let leader = config.followURL {
         let service = FollowerService(
             leader: leader, store: store.store, interval: config.followSeconds, limits: config.followLimits,
             logger: logger.labelled("follower"), clock: clock)
@@ -47,7 +52,8 @@ func assembleApplication(
     let context = PettyContext(
         store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID,
         follower: follower.map { service in { @Sendable in FollowerStatus(leader: service.leader.absoluteString, state: service.status) } },
-        persistence: { persistence.health }, providers: polls?.statuses)
+        persistence: { persistence.health }, providers: polls?.statuses,
+        coordination: fleet.map { service in { @Sendable in service.info() } })
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
     // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional

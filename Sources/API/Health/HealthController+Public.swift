@@ -12,6 +12,8 @@ extension HealthController.HealthDTO {
         copy.follow?.lastError = nil
         copy.persistence?.lastError = nil
         copy.persistence?.lastLoad.problems = nil
+        copy.coordination?.leader.url = nil
+        copy.coordination?.dataset.lastError = nil
         return copy
     }
 }

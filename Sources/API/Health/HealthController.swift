@@ -55,6 +55,7 @@ struct HealthController: RouteCollection {
         var providers: [ProviderInfo]
         var follow: HealthController.FollowInfo?
         var persistence: HealthController.PersistenceInfo?
+        var coordination: CoordinationInfo? = nil
     }
 
     struct FollowInfo: Encodable {
@@ -129,7 +130,7 @@ struct HealthController: RouteCollection {
         let persistence = context.persistence.map { PersistenceInfo($0()) }
         let degraded = providers.contains { $0.status == "failing" || $0.status == "stale" } || follow?.status == "failing"
             || persistence?.status == "failing"
-        let dto = HealthDTO(
+        var dto = HealthDTO(
             status: !hasData ? "unavailable" : (degraded ? "degraded" : "ok"),
             version: version,
             uptimeSeconds: Int(now.timeIntervalSince(context.startedAt)),
@@ -141,6 +142,7 @@ struct HealthController: RouteCollection {
                 ageSeconds: snapshot.changedAt.map { Int(now.timeIntervalSince($0)) }),
             states: counts.keys.sorted().map { HealthDTO.StateCount(state: $0.rawValue, stations: counts[$0]!.0, prices: counts[$0]!.1) },
             providers: providers, follow: follow, persistence: persistence)
+        dto.coordination = context.coordination?()
         let shown = detail.allows(request) ? dto : dto.withoutInternals()
         var response = Response(contentType: "application/json; charset=utf-8", body: try JSONCoding.encode(shown))
         response.status = hasData ? .ok : .serviceUnavailable

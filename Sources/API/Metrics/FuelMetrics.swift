@@ -14,6 +14,7 @@ struct FuelMetrics {
         writeProviders(to: &out)
         if let persistence = context.persistence?() { writePersistence(persistence, to: &out) }
         if let follower = context.follower?() { writeFollower(follower, to: &out, now: now) }
+        if let coordination = context.coordination?() { FleetMetrics.write(coordination, to: &out) }
     }
 
     private func writeSnapshot(to out: inout PrometheusText, now: Date) {

@@ -26,6 +26,8 @@ package struct PettyContext: Sendable {
     package var persistence: (@Sendable () -> PersistenceHealth)? = nil
     /// How each provider's polls go (nil in follower mode and in-memory tests), for `/health` and `/metrics`.
     package var providers: ProviderStatusStore? = nil
+    /// Set in fleet mode (`PETTY_ETCD_ENDPOINTS`): role, epoch, leader and lease, for `/health`.
+    package var coordination: (@Sendable () -> CoordinationInfo)? = nil
 
     package init(
         store: PettyStore, clock: @escaping @Sendable () -> Date, startedAt: Date, appStoreID: String?,

@@ -44,6 +44,11 @@ public enum CommandLineParser {
               --public-dir <path>  Static files [PETTY_PUBLIC_DIR] (default Public)
               --log-level <level>  trace | debug | info | notice | warning | error [PETTY_LOG_LEVEL] (default info)
               --body-timeout <s>   A request body's total deadline, in seconds [PETTY_BODY_TIMEOUT_SECONDS] (default 30)
+              --etcd-endpoints <urls>  Fleet mode: etcd v3 endpoints, comma-separated [PETTY_ETCD_ENDPOINTS]
+              --etcd-username <name>, --etcd-password <secret>  etcd auth [PETTY_ETCD_USERNAME, PETTY_ETCD_PASSWORD]
+              --fleet <name>           Key prefix in etcd [PETTY_FLEET] (default petty)
+              --advertise-url <url>    How other members reach this one [PETTY_ADVERTISE_URL] (default http://host:port)
+              --lease-seconds <n>      Leader lease TTL [PETTY_LEASE_SECONDS] (default 10)
         """
 
     /// Parses `arguments` (without the program name) over a configuration taken from `environment`.
@@ -85,8 +90,12 @@ public enum CommandLineParser {
             case "--public-dir": config.publicDirectory = try value()
             case "--log-level": config.logLevel = try level(try value(), source: name)
             case "--body-timeout": config.server.bodyTimeoutSeconds = try ServerLimitsEnvironment.seconds(try value(), name: name)
+            case _ where FleetOptions.flags.contains(name): try config.fleet.set(name, try value())
             default: throw CommandLineError("unknown option '\(flag)'")
             }
+        }
+        if !config.fleet.endpoints.isEmpty, config.followURL != nil {
+            throw CommandLineError("PETTY_FOLLOW_URL and PETTY_ETCD_ENDPOINTS exclude each other: a fleet member follows the elected leader")
         }
         return (command, config)
     }
@@ -138,6 +147,7 @@ public enum CommandLineParser {
             }
         }
         try ServerLimitsEnvironment.apply(env, to: &config.server)
+        try config.fleet.apply(env)
         if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }
         do {
             config.providers = try ProviderSettings.fromEnvironment(env, userAgent: ProviderClient.defaultUserAgent(version: Entrypoint.version))

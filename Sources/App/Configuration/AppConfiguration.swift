@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import HTTP
 import Providers
@@ -30,6 +31,8 @@ public struct AppConfiguration: Sendable {
     public var followLimits = FollowLimits()
     /// `PETTY_FOLLOWERS`: client addresses allowed to copy this instance's dataset (default loopback).
     public var followers: [IPAddressRange] = TrustedProxyMiddleware().trusted
+    /// `PETTY_ETCD_*`, `PETTY_FLEET`, `PETTY_ADVERTISE_URL`, `PETTY_LEASE_SECONDS`: fleet mode when endpoints are set.
+    public var fleet = FleetOptions()
 
     public init() {}
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// Where a service's task runs: a thread of its own, not the cooperative pool or a shared dispatch pool. A service
 /// may block (a save is file I/O and fsync), and a shutdown that waits on a busy pool could otherwise wait long
 /// to see the service end. The thread ends after `finish()`, once the jobs already queued have run.
-final class ServiceExecutor: TaskExecutor {
+public final class ServiceExecutor: TaskExecutor {
     private struct Queue {
         var jobs: [UnownedJob] = []
         var finished = false
@@ -12,7 +12,7 @@ final class ServiceExecutor: TaskExecutor {
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
 
-    init(label: String) {
+    public init(label: String) {
         let thread = Thread { [self] in
             while let job = next() { job.runSynchronously(on: asUnownedTaskExecutor()) }
         }
@@ -20,14 +20,14 @@ final class ServiceExecutor: TaskExecutor {
         thread.start()
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.withLock { $0.jobs.append(job) }
         wake.signal()
     }
 
     /// Lets the thread end once nothing is queued.
-    func finish() {
+    public func finish() {
         queue.withLock { $0.finished = true }
         wake.signal()
     }

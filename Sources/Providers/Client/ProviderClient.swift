@@ -15,6 +15,9 @@ public final class ProviderClient: Sendable {
         public var retry: RetryPolicy
         /// Client-side rate limit shared by every request through this client, or nil.
         public var budget: RequestBudget?
+        /// Asked before every attempt; false ends the request without sending it (a fleet member that is not the
+        /// leader, or whose lease deadline passed while the poll was under way).
+        public var gate: (@Sendable () -> Bool)?
 
         public init(
             userAgent: String = ProviderClient.defaultUserAgent(version: "dev"), maxResponseBytes: Int = 16 << 20,
@@ -73,6 +76,7 @@ public final class ProviderClient: Sendable {
             if let budget = options.budget, !(await budget.acquire()) {
                 return .failure(.transport("cancelled"))
             }
+            if let gate = options.gate, !gate() { return .failure(.transport("not the fleet leader")) }
             let error: ProviderError
             var retryAfter: TimeInterval?
             switch await perform(prepared) {

@@ -9,13 +9,14 @@ public enum ProviderPollers {
     /// One poller per enabled provider. NSW and TAS share one client (rate budget) and one token.
     /// `retry` and `waSpacing` are for tests.
     public static func make(
-        _ settings: ProviderSettings, retry: RetryPolicy = RetryPolicy(), waSpacing: TimeInterval = 0.5
+        _ settings: ProviderSettings, retry: RetryPolicy = RetryPolicy(), waSpacing: TimeInterval = 0.5,
+        gate: (@Sendable () -> Bool)? = nil
     ) -> [any ProviderPoller] {
         let secrets = settings.credentials.all
         func client(_ budget: RequestBudget? = nil) -> ProviderClient {
-            ProviderClient(
-                options: .init(userAgent: settings.userAgent, maxResponseBytes: settings.maxResponseBytes, retry: retry, budget: budget),
-                secrets: secrets)
+            var options = ProviderClient.Options(userAgent: settings.userAgent, maxResponseBytes: settings.maxResponseBytes, retry: retry, budget: budget)
+            options.gate = gate
+            return ProviderClient(options: options, secrets: secrets)
         }
         let timeout = settings.requestTimeout
         var pollers: [any ProviderPoller] = []

@@ -1,0 +1,60 @@
+/// `/health` `coordination`: the fleet as this member sees it. `mode` is `single` without etcd.
+package struct CoordinationInfo: Encodable, Sendable {
+    package struct Leader: Encodable, Sendable {
+        var name: String?
+        var url: String?
+
+        package init(name: String?, url: String?) {
+            self.name = name
+            self.url = url
+        }
+    }
+
+    package struct Dataset: Encodable, Sendable {
+        /// The epoch of the dataset this member holds.
+        var heldEpoch: Int64
+        var publishedVersion: UInt64?
+        var publishedEpoch: Int64?
+        var lastApplied: String?
+        var lastError: String?
+
+        package init(heldEpoch: Int64, publishedVersion: UInt64?, publishedEpoch: Int64?, lastApplied: String?, lastError: String?) {
+            self.heldEpoch = heldEpoch
+            self.publishedVersion = publishedVersion
+            self.publishedEpoch = publishedEpoch
+            self.lastApplied = lastApplied
+            self.lastError = lastError
+        }
+    }
+
+    var mode: String
+    var role: String
+    var epoch: Int64
+    var leader: Leader
+    var leaseSecondsLeft: Double
+    /// `ok`, or why etcd cannot be used; the member keeps serving what it holds either way.
+    var etcd: String
+    var lastElection: String?
+    /// Why this member does not stand for leader, when it does not.
+    var waiting: String?
+    var dataset: Dataset
+    var leaderChanges: Int
+    var leaseRenewalsFailed: Int
+
+    package init(
+        mode: String, role: String, epoch: Int64, leader: Leader, leaseSecondsLeft: Double, etcd: String,
+        lastElection: String?, waiting: String?, dataset: Dataset, leaderChanges: Int, leaseRenewalsFailed: Int
+    ) {
+        self.mode = mode
+        self.role = role
+        self.epoch = epoch
+        self.leader = leader
+        self.leaseSecondsLeft = leaseSecondsLeft
+        self.etcd = etcd
+        self.lastElection = lastElection
+        self.waiting = waiting
+        self.dataset = dataset
+        self.leaderChanges = leaderChanges
+        self.leaseRenewalsFailed = leaseRenewalsFailed
+    }
+}

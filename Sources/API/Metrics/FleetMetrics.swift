@@ -1,0 +1,17 @@
+import HTTP
+
+/// The fleet's part of `/metrics` (fleet mode only).
+enum FleetMetrics {
+    static func write(_ info: CoordinationInfo, to out: inout PrometheusText) {
+        out.family("petty_fleet_leader", .gauge, help: "1 while this member leads (and may poll), else 0.")
+        out.sample("petty_fleet_leader", info.role == "leader" ? 1 : 0)
+        out.family("petty_fleet_epoch", .gauge, help: "The current leader's epoch (create_revision of the leader key).")
+        out.sample("petty_fleet_epoch", Double(info.epoch))
+        out.family("petty_fleet_leader_changes_total", .counter, help: "Leader changes this member has seen since start.")
+        out.sample("petty_fleet_leader_changes_total", Double(info.leaderChanges))
+        out.family("petty_fleet_lease_renewals_failed_total", .counter, help: "Lease keep-alives that got no answer.")
+        out.sample("petty_fleet_lease_renewals_failed_total", Double(info.leaseRenewalsFailed))
+        out.family("petty_fleet_lease_seconds_left", .gauge, help: "Seconds the leader may still act without a renewal.")
+        out.sample("petty_fleet_lease_seconds_left", info.leaseSecondsLeft)
+    }
+}

@@ -1,0 +1,88 @@
+import Coordination
+import Foundation
+import Fuel
+import Synchronization
+
+/// A fleet follower's copy step: download the dataset the published pointer names, with the follower's
+/// downloader and limits, and apply it only when the body's checksum is the pointer's, the pointer's epoch is
+/// not older than the one held, and the dataset passes the same validation and trust rules as in
+/// `PETTY_FOLLOW_URL` mode. Anything refused leaves the held dataset served.
+final class FleetCopier: Sendable {
+    enum Outcome: Equatable {
+        case applied(version: UInt64)
+        /// Nothing to do: the pointer is not newer than what is held, or the leader moved on meanwhile.
+        case unchanged
+        case refused(String)
+        case failed(String)
+    }
+
+    struct State {
+        /// The epoch of the dataset held (0 before any copy).
+        var epoch: Int64 = 0
+        var lastApplied: Date?
+        var lastError: String?
+        var refused = 0
+    }
+
+    let store: PettyStore
+    private let downloader: DatasetDownloader
+    private let state = Mutex(State())
+
+    init(store: PettyStore, limits: FollowLimits) {
+        self.store = store
+        downloader = DatasetDownloader(limits: limits)
+    }
+
+    var status: State { state.withLock { $0 } }
+
+    func invalidate() { downloader.invalidate() }
+
+    func copy(_ pointer: DatasetPointer) async -> Outcome {
+        let heldEpoch = state.withLock { $0.epoch }
+        guard pointer.epoch >= heldEpoch else { return note(.refused("epoch \(pointer.epoch) is older than the \(heldEpoch) held")) }
+        let held = store.current.version
+        guard pointer.version > held else {
+            state.withLock { $0.epoch = max($0.epoch, pointer.epoch) }
+            return .unchanged
+        }
+        guard let url = URL(string: pointer.url) else { return note(.refused("the pointer's URL is not a URL")) }
+        switch await downloader.fetch(url, etag: nil) {
+        case .failure(let failure):
+            return note(.failed(failure.description))
+        case .success(.notModified):
+            return .unchanged
+        case .success(.dataset(let body, let etag)):
+            // The leader merged again after publishing: its next pointer names the newer body.
+            if let etag, !etag.hasPrefix("\"dataset-\(pointer.version)-") { return .unchanged }
+            guard StoreFleetMember.checksum(body) == pointer.checksum else {
+                return note(.refused("the body's checksum is not the published \(pointer.checksum)"))
+            }
+            let dataset: Dataset
+            do { dataset = try ReplicationPayload.decode(body) } catch { return note(.refused("\(error)")) }
+            if let problem = DatasetValidation.problem(in: dataset) ?? DatasetTrust.refusal(of: dataset.snapshot, holding: store.current.snapshot) {
+                return note(.refused(problem))
+            }
+            guard !Task.isCancelled else { return .unchanged }
+            store.replace(with: dataset)
+            state.withLock { state in
+                state.epoch = pointer.epoch
+                state.lastApplied = Date()
+                state.lastError = nil
+            }
+            return .applied(version: dataset.snapshot.version)
+        }
+    }
+
+    private func note(_ outcome: Outcome) -> Outcome {
+        state.withLock { state in
+            switch outcome {
+            case .refused(let why):
+                state.refused += 1
+                state.lastError = "refused: \(why)"
+            case .failed(let why): state.lastError = why
+            default: break
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,110 @@
+import Coordination
+import Foundation
+import Fuel
+import HTTP
+import Providers
+
+/// Fleet mode (`PETTY_ETCD_ENDPOINTS`): the coordinator keeps the lease and the election; this service polls
+/// providers only while the coordinator says this member may act, and otherwise copies the published dataset.
+/// A watchdog applies the lease deadline every 100 ms, so polling stops within that of the deadline even while
+/// an etcd call hangs; the pollers' gate (`GatedPoller`, `GatedSink`) closes at the deadline itself.
+final class FleetService: Service {
+    let name = "fleet"
+    let coordinator: FleetCoordinator
+    let pollers: PollerService
+    let copier: FleetCopier
+    private let logger: Logger
+
+    var stopTimeout: Double { pollers.stopTimeout + 2 }
+
+    init(settings: FleetSettings, store: PettyStore, providers: ProviderSettings, limits: FollowLimits, logger: Logger) {
+        self.logger = logger
+        let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL)
+        let log = logger.labelled("fleet")
+        let coordinator = FleetCoordinator(settings: settings, member: member, log: { log.notice($0) })
+        self.coordinator = coordinator
+        let mayAct: @Sendable () -> Bool = { coordinator.mayAct() }
+        pollers = PollerService(
+            settings: providers, sink: GatedSink(inner: FuelStoreSink(store: store), mayAct: mayAct),
+            logger: logger.labelled("providers"), pollers: ProviderPollers.make(providers, gate: mayAct).map { GatedPoller($0, mayAct: mayAct) })
+        copier = FleetCopier(store: store, limits: limits)
+    }
+
+    /// The lease and the watchdog get a thread of their own: polls, merges, copies and saves are CPU work that
+    /// must never delay a keep-alive past the deadline (that would hand the fleet to another member for nothing).
+    func run() async throws {
+        let coordination = ServiceExecutor(label: "petty-fleet-coordinator")
+        defer { coordination.finish() }
+        await withTaskCancellationHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask(executorPreference: coordination) { await self.coordinator.run() }
+                group.addTask(executorPreference: coordination) { await self.watch() }
+                group.addTask(executorPreference: globalConcurrentExecutor) { await self.follow() }
+            }
+        } onCancel: {
+            copier.invalidate()
+        }
+    }
+
+    /// Starts the pollers when this member may act and cancels them (in-flight requests too) when it may not.
+    private func watch() async {
+        var polling: Task<Void, Never>?
+        while !Task.isCancelled {
+            coordinator.tick()
+            let mayAct = coordinator.mayAct()
+            if mayAct, polling == nil {
+                let pollers = self.pollers
+                polling = Task(executorPreference: globalConcurrentExecutor) { try? await pollers.run() }
+            } else if !mayAct, let task = polling {
+                task.cancel()
+                await task.value
+                polling = nil
+            }
+            try? await Task.sleep(nanoseconds: 100_000_000)
+        }
+        polling?.cancel()
+        await polling?.value
+    }
+
+    /// While following: copy each newly published dataset (the coordinator reads the pointer every round).
+    private func follow() async {
+        var lastRefused: DatasetPointer?
+        var lastFailure: String?
+        while !Task.isCancelled {
+            if !coordinator.mayAct(), let pointer = coordinator.status.published, pointer != lastRefused {
+                switch await copier.copy(pointer) {
+                case .applied(let version):
+                    lastFailure = nil
+                    logger.info("fleet: applied v\(version) from \(pointer.url) (epoch \(pointer.epoch))")
+                case .refused(let why):
+                    lastRefused = pointer
+                    logger.error("fleet: refused the published v\(pointer.version) from \(pointer.url): \(why)")
+                case .failed(let why):
+                    // Retried every round while the leader is unreachable: one line per distinct failure.
+                    if why != lastFailure { logger.warning("fleet: cannot copy v\(pointer.version) from \(pointer.url): \(why)") }
+                    lastFailure = why
+                case .unchanged:
+                    break
+                }
+            }
+            try? await Task.sleep(nanoseconds: 250_000_000)
+        }
+    }
+}
+
+extension FleetService {
+    /// `/health` `coordination`.
+    func info() -> CoordinationInfo {
+        let status = coordinator.status
+        let copy = copier.status
+        return CoordinationInfo(
+            mode: "fleet", role: status.role.rawValue, epoch: status.epoch,
+            leader: .init(name: status.leaderName, url: status.leaderURL),
+            leaseSecondsLeft: (status.leaseSecondsLeft * 10).rounded() / 10, etcd: status.etcd,
+            lastElection: status.lastElection.map(ISOTimestamp.string), waiting: status.waiting,
+            dataset: .init(
+                heldEpoch: status.role == .leader ? status.epoch : copy.epoch, publishedVersion: status.published?.version,
+                publishedEpoch: status.published?.epoch, lastApplied: copy.lastApplied.map(ISOTimestamp.string), lastError: copy.lastError),
+            leaderChanges: status.leaderChanges, leaseRenewalsFailed: status.renewalsFailed)
+    }
+}

@@ -1,0 +1,51 @@
+import Coordination
+import Foundation
+import Fuel
+import Synchronization
+
+/// The store as the coordinator sees it: a version, an id mark, and (while leading) the pointer to publish,
+/// whose checksum is the 64-bit FNV-1a of the replication body `/internal/v1/dataset` serves for that version.
+final class StoreFleetMember: FleetMember {
+    let store: PettyStore
+    /// Where followers download the dataset from.
+    let datasetURL: String
+    /// The last body checksummed, so an unchanged dataset is not encoded again every round.
+    private let lastEncoded = Mutex<(version: UInt64, checksum: String)?>(nil)
+
+    init(store: PettyStore, advertiseURL: URL) {
+        self.store = store
+        datasetURL = advertiseURL.appendingPathComponent("internal/v1/dataset").absoluteString
+    }
+
+    var heldVersion: UInt64 { store.current.version }
+
+    var idMark: Int64 { Int64(store.current.dataset.registry.lastAssigned) }
+
+    func adopt(idMark: Int64) {
+        // The registry only raises its mark; the fleet's mark matters once this member issues ids as leader.
+        IDMark.raise(store, to: idMark)
+    }
+
+    func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {
+        let view = store.current
+        if let published, published.epoch == epoch, published.version >= view.version { return nil }
+        let checksum: String
+        if let cached = lastEncoded.withLock({ $0 }), cached.version == view.version {
+            checksum = cached.checksum
+        } else {
+            // Off the coordinator's thread: encoding the whole dataset is the heaviest step of a round.
+            let encoded = await withTaskExecutorPreference(globalConcurrentExecutor) { try? ReplicationPayload.encode(view.dataset) }
+            guard let body = encoded else { return nil }
+            checksum = Self.checksum(body)
+            lastEncoded.withLock { $0 = (view.version, checksum) }
+        }
+        let asOf = view.snapshot.statuses.compactMap(\.asOf).max().map(ISOTimestamp.string)
+        return DatasetPointer(version: view.version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf)
+    }
+
+    static func checksum(_ body: [UInt8]) -> String {
+        var hash = FNV1a()
+        hash.combine(body)
+        return "fnv1a64:" + String(hash.value, radix: 16)
+    }
+}

@@ -1,0 +1,314 @@
+import Foundation
+import Synchronization
+
+/// Runs one member's side of the fleet against etcd: a lease kept alive every third of its TTL, the member
+/// record under it, a campaign when the leader key is absent and the member may lead (`CampaignRule`), the
+/// epoch-guarded publication of each new dataset while leading, and a read of the whole fleet every `tick`
+/// (the pointer followers copy from). Every decision about leading is `Election`'s; this type only does the I/O.
+///
+/// `mayAct()` is the gate the member's pollers check; `tick()` may be called as often as wanted (a watchdog)
+/// so a passed deadline stops the leader even while an etcd call hangs.
+public final class FleetCoordinator: Sendable {
+    public let settings: FleetSettings
+    public let keys: FleetKeys
+    let client: EtcdClient
+    let member: any FleetMember
+    let monotonic: @Sendable () -> Double
+    let wall: @Sendable () -> Date
+    let log: @Sendable (String) -> Void
+    /// How often the fleet is read (followers see a new pointer within this).
+    let interval: Double
+    private let state: Mutex<State>
+
+    struct State {
+        var election = Election()
+        var status = FleetStatus()
+        var nextKeepAlive: Double = 0
+        var registered: MemberRecord?
+        /// A lease we gave up while etcd may still hold it (so the leader key it carries is deleted at once).
+        var leaseToRevoke: Int64?
+        var lastLeaderEpoch: Int64 = 0
+    }
+
+    public init(
+        settings: FleetSettings, member: any FleetMember, client: EtcdClient? = nil, interval: Double = 0.5,
+        monotonic: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+        wall: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.settings = settings
+        keys = FleetKeys(fleet: settings.fleet)
+        self.client = client ?? EtcdClient(endpoints: settings.endpoints, credentials: settings.credentials, timeout: settings.requestTimeout)
+        self.member = member
+        self.interval = interval
+        self.monotonic = monotonic
+        self.wall = wall
+        self.log = log
+        state = Mutex(State())
+    }
+
+    public var status: FleetStatus {
+        let now = monotonic()
+        return state.withLock { state in
+            var status = state.status
+            status.role = state.election.mayAct(at: now) ? .leader : .follower
+            status.leaseSecondsLeft = state.election.secondsLeft(at: now)
+            return status
+        }
+    }
+
+    /// Whether this member may poll providers and publish right now.
+    public func mayAct() -> Bool {
+        let now = monotonic()
+        return state.withLock { $0.election.mayAct(at: now) }
+    }
+
+    /// Applies the clock: a leader past its deadline steps down here.
+    public func tick() {
+        let now = monotonic()
+        let change = state.withLock { state in state.election.tick(at: now) }
+        handle(change)
+    }
+
+    /// Renews and reads until cancelled; then gives the lease back so another member leads at once. Renewal has
+    /// its own loop, so a slow read or publication never holds back a keep-alive.
+    public func run() async {
+        log("fleet: member \(settings.memberName) of '\(settings.fleet)' on \(settings.endpoints.map(\.absoluteString).joined(separator: ",")), lease \(settings.leaseSeconds)s")
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    self.tick()
+                    await self.revokeAbandonedLease()
+                    // A keep-alive is sent only when due; without etcd, try again every second.
+                    let held = await self.holdLease()
+                    try? await Task.sleep(nanoseconds: held ? 100_000_000 : 1_000_000_000)
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    if self.state.withLock({ $0.election.lease != nil }) { await self.round() }
+                    try? await Task.sleep(nanoseconds: UInt64(self.interval * 1e9))
+                }
+            }
+        }
+        let lease = state.withLock { state -> Int64? in
+            let lease = state.election.lease ?? state.leaseToRevoke
+            _ = state.election.dropLease()
+            return lease
+        }
+        if let lease { try? await client.revoke(lease) }
+    }
+
+    /// One round as the tests drive it: renew or obtain the lease, then `round()`.
+    public func cycle() async {
+        tick()
+        await revokeAbandonedLease()
+        guard await holdLease() else { return }
+        await round()
+    }
+
+    /// Reads the fleet, then campaigns, publishes or registers as due.
+    func round() async {
+        let kvs: [EtcdKeyValue]
+        do { kvs = try await client.range(prefix: keys.root) } catch {
+            etcdFailed(error)
+            return
+        }
+        etcdOK()
+        let view = FleetView(kvs, keys: keys)
+        member.adopt(idMark: view.ids)
+        observe(view)
+        await campaignIfDue(view)
+        await publishIfDue(view)
+        await register()
+    }
+
+    // MARK: - Lease
+
+    private func holdLease() async -> Bool {
+        let (lease, due) = state.withLock { ($0.election.lease, $0.nextKeepAlive) }
+        let sentAt = monotonic()
+        guard let lease else {
+            do {
+                let granted = try await client.grant(ttl: settings.leaseSeconds)
+                state.withLock { state in
+                    state.election.granted(lease: granted.id, ttl: granted.ttl, sentAt: sentAt)
+                    state.nextKeepAlive = sentAt + Double(granted.ttl) / 3
+                    state.registered = nil
+                }
+                etcdOK()
+                return true
+            } catch {
+                etcdFailed(error)
+                return false
+            }
+        }
+        guard sentAt >= due else { return true }
+        do {
+            let ttl = try await client.keepAlive(lease)
+            let change = state.withLock { state -> Election.Change? in
+                guard state.election.lease == lease else { return nil }
+                state.nextKeepAlive = sentAt + Double(max(ttl, 1)) / 3
+                return state.election.renewed(ttl: ttl, sentAt: sentAt)
+            }
+            if ttl <= 0 { log("fleet: lease \(String(lease, radix: 16)) expired; starting a new session") }
+            handle(change)
+            etcdOK()
+            return ttl > 0
+        } catch {
+            state.withLock { $0.status.renewalsFailed += 1 }
+            etcdFailed(error)
+            // Without a renewal the deadline decides; the lease may still be held until then.
+            return state.withLock { $0.election.lease != nil }
+        }
+    }
+
+    private func revokeAbandonedLease() async {
+        guard let lease = state.withLock({ $0.leaseToRevoke }) else { return }
+        do {
+            try await client.revoke(lease)
+            state.withLock { if $0.leaseToRevoke == lease { $0.leaseToRevoke = nil } }
+        } catch {
+            // Not found: etcd already let it expire.
+            if case .server = error { state.withLock { if $0.leaseToRevoke == lease { $0.leaseToRevoke = nil } } }
+        }
+    }
+
+    // MARK: - Election
+
+    private func observe(_ view: FleetView) {
+        let wallNow = wall()
+        let change = state.withLock { state -> Election.Change? in
+            let epoch = view.leader?.epoch ?? 0
+            if epoch != 0, epoch != state.lastLeaderEpoch {
+                state.status.leaderChanges += 1
+                state.status.lastElection = wallNow
+                state.lastLeaderEpoch = epoch
+            }
+            state.status.epoch = epoch == 0 ? state.status.epoch : epoch
+            state.status.leaderName = view.leader?.record?.name
+            state.status.leaderURL = view.leader?.record?.url
+            state.status.published = view.pointer
+            // Our lease still carries a leader key while we do not lead (we stepped down and etcd kept the lease).
+            if state.election.role == .follower, let lease = state.election.lease, view.leader?.lease == lease {
+                state.leaseToRevoke = lease
+                _ = state.election.dropLease()
+                return nil
+            }
+            return state.election.observed(leaderEpoch: view.leader?.epoch)
+        }
+        handle(change)
+    }
+
+    private func campaignIfDue(_ view: FleetView) async {
+        guard view.leader == nil else {
+            state.withLock { $0.status.waiting = nil }
+            return
+        }
+        let held = member.heldVersion
+        guard CampaignRule.mayCampaign(holding: held, published: view.pointer?.version, members: view.members.values.map(\.version)) else {
+            let behind = view.pointer.map { "v\($0.version) is published" } ?? "a member holds a newer version"
+            state.withLock { $0.status.waiting = "not campaigning: holds v\(held) while \(behind)" }
+            return
+        }
+        guard let lease = state.withLock({ $0.election.role == .follower ? $0.election.lease : nil }) else { return }
+        let record = LeaderRecord(name: settings.memberName, url: settings.advertiseURL.absoluteString)
+        do {
+            let result = try await client.txn(
+                when: [EtcdCreateRevisionEquals(key: keys.leader, revision: 0)],
+                then: [EtcdPut(key: keys.leader, value: FleetJSON.encode(record), lease: lease)])
+            guard result.succeeded else { return }
+            let now = monotonic()
+            let wallNow = wall()
+            let change = state.withLock { state -> Election.Change? in
+                let change = state.election.won(epoch: result.revision, at: now)
+                if change != nil {
+                    state.lastLeaderEpoch = result.revision
+                    state.status.leaderChanges += 1
+                    state.status.lastElection = wallNow
+                    state.status.epoch = result.revision
+                    state.status.leaderName = record.name
+                    state.status.leaderURL = record.url
+                    state.status.waiting = nil
+                }
+                return change
+            }
+            if change == nil { state.withLock { $0.leaseToRevoke = lease } }  // won too late: give the key back
+            handle(change)
+            // The mark left by earlier leaders is read again before any id is issued.
+            if change != nil, let kvs = try? await client.range(prefix: keys.ids) {
+                member.adopt(idMark: FleetView(kvs, keys: keys).ids)
+            }
+        } catch {
+            etcdFailed(error)
+        }
+    }
+
+    // MARK: - Publication
+
+    private func publishIfDue(_ view: FleetView) async {
+        let epoch = state.withLock { $0.election.epoch }
+        guard mayAct(), let pointer = await member.publication(after: view.pointer, epoch: epoch), mayAct() else { return }
+        let mark = max(view.ids, member.idMark)
+        do {
+            let result = try await client.txn(
+                when: [EtcdCreateRevisionEquals(key: keys.leader, revision: epoch)],
+                then: [EtcdPut(key: keys.dataset, value: FleetJSON.encode(pointer)), EtcdPut(key: keys.ids, value: Array(String(mark).utf8))])
+            if result.succeeded {
+                state.withLock { $0.status.published = pointer }
+                log("fleet: published v\(pointer.version) at epoch \(epoch)")
+            } else {
+                log("fleet: publish of v\(pointer.version) refused by etcd: epoch \(epoch) no longer leads")
+                handle(state.withLock { $0.election.guardedWriteRefused() })
+            }
+        } catch {
+            etcdFailed(error)
+        }
+    }
+
+    private func register() async {
+        let (lease, role, epoch, registered) = state.withLock { ($0.election.lease, $0.election.role, $0.status.epoch, $0.registered) }
+        guard let lease else { return }
+        let record = MemberRecord(url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue)
+        guard record != registered else { return }
+        do {
+            try await client.put(EtcdPut(key: keys.member(settings.memberName), value: FleetJSON.encode(record), lease: lease))
+            state.withLock { $0.registered = record }
+        } catch {
+            etcdFailed(error)
+        }
+    }
+
+    // MARK: - Status
+
+    private func handle(_ change: Election.Change?) {
+        guard let change else { return }
+        switch change {
+        case .elected(let epoch):
+            log("fleet: elected leader at epoch \(epoch); polling providers")
+        case .steppedDown(let reason):
+            // The lease may outlive our leadership in etcd: give it back so the leader key goes with it.
+            state.withLock { state in
+                if let lease = state.election.lease { state.leaseToRevoke = lease }
+                _ = state.election.dropLease()
+            }
+            log("fleet: stepped down (\(reason)); polling stopped")
+        }
+    }
+
+    private func etcdOK() {
+        let recovered = state.withLock { state -> Bool in
+            defer { state.status.etcd = "ok" }
+            return state.status.etcd != "ok" && state.status.etcd != "starting"
+        }
+        if recovered { log("fleet: etcd reachable again") }
+    }
+
+    private func etcdFailed(_ error: EtcdError) {
+        let text = error.description
+        let first = state.withLock { state -> Bool in
+            defer { state.status.etcd = text }
+            return state.status.etcd != text
+        }
+        if first { log("fleet: \(text)") }
+    }
+}

@@ -1,0 +1,11 @@
+/// What the coordinator needs from the member it runs for; it knows nothing about what the dataset holds.
+public protocol FleetMember: Sendable {
+    /// The version of the dataset this member serves.
+    var heldVersion: UInt64 { get }
+    /// The highest id this member has ever issued (stored under `/<fleet>/ids`).
+    var idMark: Int64 { get }
+    /// The fleet's id mark as read from etcd: the member never issues an id at or below it again.
+    func adopt(idMark: Int64)
+    /// While leading: the pointer to publish when the held dataset is newer than `published`, else nil.
+    func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer?
+}

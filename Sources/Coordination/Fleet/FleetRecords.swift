@@ -1,0 +1,85 @@
+import Foundation
+
+/// `/<fleet>/dataset`: where the leader's current dataset is and how to check it.
+public struct DatasetPointer: Codable, Equatable, Sendable {
+    public var version: UInt64
+    public var epoch: Int64
+    /// The leader's `/internal/v1/dataset` URL.
+    public var url: String
+    /// Of the whole replication body, so a follower checks what it downloaded before decoding it.
+    public var checksum: String
+    public var asOf: String?
+
+    public init(version: UInt64, epoch: Int64, url: String, checksum: String, asOf: String?) {
+        self.version = version
+        self.epoch = epoch
+        self.url = url
+        self.checksum = checksum
+        self.asOf = asOf
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, epoch, url, checksum
+        case asOf = "as_of"
+    }
+}
+
+/// `/<fleet>/members/<name>`, under the member's lease (gone when the member is).
+public struct MemberRecord: Codable, Equatable, Sendable {
+    public var url: String
+    public var version: UInt64
+    public var epoch: Int64
+    public var role: String
+
+    public init(url: String, version: UInt64, epoch: Int64, role: String) {
+        self.url = url
+        self.version = version
+        self.epoch = epoch
+        self.role = role
+    }
+}
+
+/// `/<fleet>/leader`: who leads (the key's create_revision is the epoch).
+public struct LeaderRecord: Codable, Equatable, Sendable {
+    public var name: String
+    public var url: String
+
+    public init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
+}
+
+enum FleetJSON {
+    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array((try? encoder.encode(value)) ?? Data())
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> T? {
+        try? JSONDecoder().decode(type, from: Data(bytes))
+    }
+}
+
+/// One read of the whole fleet (`range /<fleet>/`).
+struct FleetView {
+    var leader: (record: LeaderRecord?, epoch: Int64, lease: Int64)?
+    var pointer: DatasetPointer?
+    var members: [String: MemberRecord] = [:]
+    var ids: Int64 = 0
+
+    init(_ kvs: [EtcdKeyValue], keys: FleetKeys) {
+        for kv in kvs {
+            switch kv.key {
+            case keys.leader: leader = (FleetJSON.decode(LeaderRecord.self, kv.value), kv.createRevision, kv.lease)
+            case keys.dataset: pointer = FleetJSON.decode(DatasetPointer.self, kv.value)
+            case keys.ids: ids = Int64(String(decoding: kv.value, as: UTF8.self)) ?? 0
+            default:
+                if kv.key.hasPrefix(keys.membersPrefix), let record = FleetJSON.decode(MemberRecord.self, kv.value) {
+                    members[String(kv.key.dropFirst(keys.membersPrefix.count))] = record
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// What `/health` and `/metrics` show of the fleet.
+public struct FleetStatus: Equatable, Sendable {
+    public var role: Election.Role = .follower
+    /// The current leader's epoch as last read (ours while leading); 0 before any.
+    public var epoch: Int64 = 0
+    public var leaderName: String?
+    public var leaderURL: String?
+    public var leaseSecondsLeft: Double = 0
+    /// `ok`, or why etcd cannot be used (unreachable, authentication failed, ...).
+    public var etcd: String = "starting"
+    public var lastElection: Date?
+    public var leaderChanges = 0
+    public var renewalsFailed = 0
+    public var published: DatasetPointer?
+    /// Why the member does not campaign, when it does not.
+    public var waiting: String?
+
+    public init() {}
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Coordination
+
+/// The coordinator's rounds (`cycle()`) against the fake gateway, on an injected monotonic clock.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct FleetCoordinatorTests {
+    final class Member: FleetMember {
+        let version = Mutex<UInt64>(5)
+        let adopted = Mutex<Int64>(0)
+        var heldVersion: UInt64 { version.withLock { $0 } }
+        var idMark: Int64 { 40 }
+        func adopt(idMark: Int64) { adopted.withLock { $0 = max($0, idMark) } }
+        func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {
+            let held = heldVersion
+            if let published, published.epoch == epoch, published.version >= held { return nil }
+            return DatasetPointer(version: held, epoch: epoch, url: "http://m/internal/v1/dataset", checksum: "fnv1a64:1", asOf: nil)
+        }
+    }
+
+    final class Clock: Sendable {
+        let now = Mutex<Double>(1000)
+        func advance(_ seconds: Double) { now.withLock { $0 += seconds } }
+        var read: @Sendable () -> Double { { self.now.withLock { $0 } } }
+    }
+
+    func coordinator(_ etcd: FakeEtcd, name: String, member: Member = Member(), clock: Clock = Clock()) -> FleetCoordinator {
+        let settings = FleetSettings(endpoints: [etcd.url], fleet: "t", advertiseURL: URL(string: "http://\(name):8080")!, leaseSeconds: 10)
+        return FleetCoordinator(settings: settings, member: member, monotonic: clock.read)
+    }
+
+    @Test func theFirstMemberLeadsPublishesAndAnotherDoesNot() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let a = coordinator(etcd, name: "a"), b = coordinator(etcd, name: "b")
+        await a.cycle()
+        await b.cycle()
+        #expect(a.mayAct())
+        #expect(!b.mayAct())
+        let epoch = try #require(etcd.entry("/t/leader")).createRevision
+        #expect(a.status.epoch == epoch)
+        #expect(b.status.leaderName == "a:8080")
+        let pointer = try #require(etcd.value("/t/dataset"))
+        #expect(pointer.contains("\"epoch\":\(epoch)") && pointer.contains("\"version\":5"))
+        #expect(etcd.value("/t/ids") == "40")
+        #expect(etcd.value("/t/members/b:8080")?.contains("\"role\":\"follower\"") == true)
+    }
+
+    @Test func aLeaderStepsDownAtItsDeadlineWithoutAnyEtcdAnswer() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let clock = Clock()
+        let a = coordinator(etcd, name: "a", clock: clock)
+        await a.cycle()
+        #expect(a.mayAct())
+        clock.advance(7.9)
+        #expect(a.mayAct())
+        clock.advance(0.1)  // 10 s lease, 20 % margin
+        #expect(!a.mayAct())
+        a.tick()
+        #expect(a.status.role == .follower)
+    }
+
+    @Test func aKeepAliveWithoutTTLStepsTheLeaderDown() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let clock = Clock()
+        let a = coordinator(etcd, name: "a", clock: clock)
+        await a.cycle()
+        let lease = try #require(etcd.entry("/t/leader")).lease
+        etcd.expire(lease)
+        clock.advance(4)  // a keep-alive is due every third of the TTL
+        await a.cycle()
+        #expect(!a.mayAct())
+    }
+
+    @Test func aLeaderWhoseKeyWasReplacedStepsDownAndTheNewEpochIsSeen() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let a = coordinator(etcd, name: "a")
+        await a.cycle()
+        etcd.delete("/t/leader")
+        etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+        await a.cycle()
+        #expect(!a.mayAct())
+        #expect(a.status.epoch == etcd.entry("/t/leader")?.createRevision)
+        #expect(a.status.leaderName == "z:1")
+    }
+
+    @Test func aMemberBehindThePublishedVersionDoesNotCampaign() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        etcd.put("/t/dataset", #"{"version":9,"epoch":3,"url":"http://x/internal/v1/dataset","checksum":"fnv1a64:1"}"#)
+        etcd.put("/t/ids", "77")
+        let member = Member()
+        let fresh = coordinator(etcd, name: "fresh", member: member)
+        await fresh.cycle()
+        #expect(!fresh.mayAct())
+        #expect(etcd.entry("/t/leader") == nil)
+        #expect(fresh.status.waiting == "not campaigning: holds v5 while v9 is published")
+        #expect(member.adopted.withLock { $0 } == 77)
+        member.version.withLock { $0 = 9 }
+        await fresh.cycle()
+        #expect(fresh.mayAct())
+    }
+
+    @Test func wrongCredentialsNeverLeadAndSayWhy() async throws {
+        let etcd = try FakeEtcd(user: ("petty", "s3cret")).start()
+        defer { etcd.stop() }
+        let settings = FleetSettings(
+            endpoints: [etcd.url], credentials: EtcdCredentials(username: "petty", password: "nope"), fleet: "t",
+            advertiseURL: URL(string: "http://a:1")!)
+        let a = FleetCoordinator(settings: settings, member: Member())
+        await a.cycle()
+        #expect(!a.mayAct())
+        #expect(a.status.etcd.hasPrefix("etcd authentication failed"))
+        #expect(etcd.entry("/t/leader") == nil)
+    }
+}

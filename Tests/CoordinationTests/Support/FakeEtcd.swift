@@ -1,0 +1,204 @@
+import Foundation
+import HTTP
+import Synchronization
+
+/// A small etcd on loopback speaking the v3 JSON gateway the way etcd does: base64 keys and values, int64 as
+/// strings, every zero field (false, 0, empty) left out, streaming answers wrapped in `result`, and gRPC errors
+/// as `{"error", "code", "message"}`. Leases expire only when a test says so; auth is on when a user is set.
+final class FakeEtcd: Sendable {
+    struct Entry {
+        var value: [UInt8]
+        var createRevision: Int64
+        var modRevision: Int64
+        var lease: Int64
+    }
+
+    struct State {
+        var revision: Int64 = 1
+        var keys: [String: Entry] = [:]
+        var leases: [Int64: Int64] = [:]
+        var nextLease: Int64 = 0x7000_0000_0000_0001
+        var user: (name: String, password: String)?
+        var tokens: Set<String> = []
+        var authentications = 0
+        var calls: [String] = []
+    }
+
+    let app: Application
+    private(set) nonisolated(unsafe) var port = 0
+    let state = Mutex(State())
+
+    init(user: (String, String)? = nil) {
+        app = Application(environment: .testing, logger: Logger(label: "fake-etcd", level: .critical, sink: .inMemory()))
+        app.server.threads = 2
+        state.withLock { $0.user = user.map { (name: $0.0, password: $0.1) } }
+        routes()
+    }
+
+    func start() throws -> FakeEtcd {
+        port = try app.startLive()
+        return self
+    }
+
+    func stop() { app.shutdown() }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    // MARK: Test switches
+
+    /// etcd let the lease lapse: its keys go with it.
+    func expire(_ lease: Int64) {
+        state.withLock { state in
+            state.leases[lease] = nil
+            let owned = state.keys.filter { $0.value.lease == lease }.map(\.key)
+            if !owned.isEmpty { state.revision += 1 }
+            for key in owned { state.keys[key] = nil }
+        }
+    }
+
+    /// Simple tokens expire after five idle minutes (or the member restarted).
+    func expireTokens() { state.withLock { $0.tokens = [] } }
+
+    func put(_ key: String, _ value: String, lease: Int64 = 0) {
+        state.withLock { state in
+            state.revision += 1
+            let create = state.keys[key]?.createRevision ?? state.revision
+            state.keys[key] = Entry(value: Array(value.utf8), createRevision: create, modRevision: state.revision, lease: lease)
+        }
+    }
+
+    func delete(_ key: String) {
+        state.withLock { state in
+            state.revision += 1
+            state.keys[key] = nil
+        }
+    }
+
+    func value(_ key: String) -> String? { state.withLock { $0.keys[key].map { String(decoding: $0.value, as: UTF8.self) } } }
+    func entry(_ key: String) -> Entry? { state.withLock { $0.keys[key] } }
+    var authentications: Int { state.withLock { $0.authentications } }
+
+    // MARK: The gateway
+
+    private func routes() {
+        post("lease", "grant") { state, body in
+            let id = state.nextLease
+            state.nextLease += 1
+            let ttl = max(2, Self.int(body["TTL"]))
+            state.leases[id] = ttl
+            return ["header": Self.header(state), "ID": String(id), "TTL": String(ttl)]
+        }
+        post("lease", "keepalive") { state, body in
+            let id = Self.int(body["ID"])
+            var result: [String: Any] = ["header": Self.header(state), "ID": String(id)]
+            if let ttl = state.leases[id] { result["TTL"] = String(ttl) }  // a lapsed lease: no TTL at all
+            return ["result": result]
+        }
+        post("lease", "revoke") { state, body in
+            let id = Self.int(body["ID"])
+            guard state.leases.removeValue(forKey: id) != nil else { throw GatewayError(code: 5, message: "etcdserver: requested lease not found") }
+            state.revision += 1
+            state.keys = state.keys.filter { $0.value.lease != id }
+            return ["header": Self.header(state)]
+        }
+        post("kv", "range") { state, body in
+            let key = Self.text(body["key"])
+            let end = body["range_end"].map(Self.text)
+            let kvs = state.keys.keys.sorted().filter { end == nil ? $0 == key : ($0 >= key && $0 < end!) }.map { name -> [String: Any] in
+                let entry = state.keys[name]!
+                var kv: [String: Any] = [
+                    "key": Data(name.utf8).base64EncodedString(), "create_revision": String(entry.createRevision),
+                    "mod_revision": String(entry.modRevision), "version": "1",
+                ]
+                if !entry.value.isEmpty { kv["value"] = Data(entry.value).base64EncodedString() }
+                if entry.lease != 0 { kv["lease"] = String(entry.lease) }
+                return kv
+            }
+            var answer: [String: Any] = ["header": Self.header(state)]
+            if !kvs.isEmpty {
+                answer["kvs"] = kvs
+                answer["count"] = String(kvs.count)
+            }
+            return answer
+        }
+        post("kv", "put") { state, body in
+            try Self.apply(put: body, to: &state)
+            return ["header": Self.header(state)]
+        }
+        post("kv", "txn") { state, body in
+            let compares = (body["compare"] as? [[String: Any]]) ?? []
+            let holds = compares.allSatisfy { compare in
+                let actual = state.keys[Self.text(compare["key"])]?.createRevision ?? 0
+                return compare["target"] as? String == "CREATE" && actual == Self.int(compare["create_revision"])
+            }
+            if holds {
+                state.revision += 1
+                for op in (body["success"] as? [[String: Any]]) ?? [] {
+                    if let put = op["request_put"] as? [String: Any] { try Self.apply(put: put, to: &state, bump: false) }
+                }
+            }
+            var answer: [String: Any] = ["header": Self.header(state)]
+            if holds { answer["succeeded"] = true }  // proto3: false is omitted
+            return answer
+        }
+        app.post("v3", "auth", "authenticate") { [self] request in
+            let body = (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]) ?? [:]
+            return state.withLock { state -> Response in
+                state.authentications += 1
+                guard let user = state.user else { return Self.error(9, "etcdserver: authentication is not enabled") }
+                guard body["name"] as? String == user.name, body["password"] as? String == user.password else {
+                    return Self.error(3, "etcdserver: authentication failed, invalid user ID or password")
+                }
+                let token = "token.\(state.authentications)"
+                state.tokens.insert(token)
+                return Self.json(["header": Self.header(state), "token": token])
+            }
+        }
+    }
+
+    struct GatewayError: Error {
+        var code: Int
+        var message: String
+    }
+
+    private func post(_ group: String, _ name: String, _ handle: @escaping @Sendable (inout State, [String: Any]) throws -> [String: Any]) {
+        app.post("v3", .constant(group), .constant(name)) { [self] request in
+            let body = (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]) ?? [:]
+            return state.withLock { state -> Response in
+                state.calls.append("\(group)/\(name)")
+                if state.user != nil {
+                    guard let token = request.headers.first(name: "Authorization"), state.tokens.contains(token) else {
+                        return Self.error(16, "etcdserver: invalid auth token", status: .unauthorized)
+                    }
+                }
+                do { return Self.json(try handle(&state, body)) } catch let error as GatewayError {
+                    return Self.error(error.code, error.message)
+                } catch { return Self.error(2, "\(error)") }
+            }
+        }
+    }
+
+    private static func apply(put: [String: Any], to state: inout State, bump: Bool = true) throws {
+        let key = text(put["key"])
+        let lease = int(put["lease"])
+        if lease != 0, state.leases[lease] == nil { throw GatewayError(code: 5, message: "etcdserver: requested lease not found") }
+        if bump { state.revision += 1 }
+        let value = (put["value"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
+        let create = state.keys[key]?.createRevision ?? state.revision
+        state.keys[key] = Entry(value: value, createRevision: create, modRevision: state.revision, lease: lease)
+    }
+
+    private static func header(_ state: State) -> [String: Any] { ["cluster_id": "1", "member_id": "2", "revision": String(state.revision), "raft_term": "2"] }
+    private static func int(_ value: Any?) -> Int64 { (value as? String).flatMap { Int64($0) } ?? 0 }
+    private static func text(_ value: Any?) -> String {
+        (value as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    private static func json(_ object: [String: Any], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, contentType: "application/json", body: Array((try? JSONSerialization.data(withJSONObject: object)) ?? Data()))
+    }
+
+    private static func error(_ code: Int, _ message: String, status: HTTPStatus = .badRequest) -> Response {
+        json(["error": message, "code": code, "message": message], status: status)
+    }
+}

@@ -1,0 +1,596 @@
+"""The fleet on a real etcd (issue 24): 3 etcd members and 3 Petty instances on loopback behind the shipped nginx
+config, a fake FuelWatch whose log says which instance polled (each instance has its own base-URL prefix), and a
+reader through nginx every 100 ms throughout. Prints a `check | result` table ending `N passed, N failed`.
+
+    fleet_check.py             the seven scenarios of the issue's "How it is checked"
+    fleet_check.py --failover  the Benchmarks `failover` row: kill -9 the leader 5 times, median seconds to the
+                               first provider call by the new leader and to every member serving the new version
+
+FLEET_LEASE (default 5 s: etcd's own leader election takes about a second, and one etcd member down
+must not cost the fleet its leader) is PETTY_LEASE_SECONDS; FLEET_WINDOW (default 40 s) shortens the issue's "two minutes"
+of scenario 1. FLEET_KEEP=1 keeps the temp dir; FLEET_BINARY runs that `Run` instead of a release build. Python 3 stdlib only; processes are stopped by pid."""
+import base64
+import http.server
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "Scripts"))
+from harness import ROOT, Processes, Results, free_port, http_get, nginx_temp_paths, raise_on_signals, wait_for  # noqa: E402
+
+LEASE = int(os.environ.get("FLEET_LEASE", "5"))
+WINDOW = float(os.environ.get("FLEET_WINDOW", "40"))
+FIXTURE = ROOT / "Tests/ProvidersTests/Fixtures/wa_fuelWatchRSS_today_metro_ULP.xml"
+ROOT_PASSWORD = "fleet-check-secret"
+FLEET = "fleetcheck"
+
+
+def note(message):
+    print(f"  [{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def b64(text):
+    return base64.b64encode(text.encode()).decode()
+
+
+# --- etcd ---------------------------------------------------------------------------------------------------
+
+def ensure_etcd():
+    if not shutil.which("etcd"):
+        note("installing Debian's etcd-server")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "etcd-server"], env=env, check=False,
+                       stdout=subprocess.DEVNULL)
+    if not shutil.which("etcd"):
+        return None
+    out = subprocess.run(["etcd", "--version"], capture_output=True, text=True).stdout
+    match = re.search(r"etcd Version: (\S+)", out)
+    return match.group(1) if match else "unknown"
+
+
+class Etcd:
+    """Three members on loopback; `kill(i)` and `start(i)` by pid, the data directory kept."""
+
+    def __init__(self, procs, work):
+        self.procs, self.work = procs, work
+        self.client = [free_port() for _ in range(3)]
+        self.peer = [free_port() for _ in range(3)]
+        self.live = [None, None, None]
+        self.token = None
+
+    def endpoints(self):
+        return ",".join(f"http://127.0.0.1:{p}" for p in self.client)
+
+    def start(self, i):
+        cluster = ",".join(f"e{j}=http://127.0.0.1:{self.peer[j]}" for j in range(3))
+        self.live[i] = self.procs.start([
+            "etcd", "--name", f"e{i}", "--data-dir", self.work / f"etcd{i}",
+            "--listen-client-urls", f"http://127.0.0.1:{self.client[i]}",
+            "--advertise-client-urls", f"http://127.0.0.1:{self.client[i]}",
+            "--listen-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
+            "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
+            "--initial-cluster", cluster, "--initial-cluster-token", "fleet-check", "--initial-cluster-state", "new",
+        ], log=self.work / f"etcd{i}.log")
+
+    def kill(self, i):
+        proc = self.live[i]
+        if proc:
+            proc.kill()
+            proc.wait()
+            self.procs.live.remove(proc)
+            self.live[i] = None
+
+    def call(self, path, body, member=None, token=None, timeout=3):
+        port = self.client[member] if member is not None else next(
+            self.client[i] for i in range(3) if self.live[i] is not None)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v3/{path}", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        if token or self.token:
+            request.add_header("Authorization", token or self.token)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as reply:
+                return json.loads(reply.read().splitlines()[0])
+        except urllib.error.HTTPError as error:
+            return json.loads(error.read() or b"{}")
+        except OSError:
+            return None
+
+    def ready(self, member):
+        answer = self.call("kv/range", {"key": b64("/")}, member=member)
+        return answer is not None and ("header" in answer or "invalid auth token" in str(answer))
+
+    def enable_auth(self):
+        """root user with the root role, then auth on (what `etcdctl auth enable` does)."""
+        for path, body in (("auth/user/add", {"name": "root", "password": ROOT_PASSWORD}),
+                           ("auth/role/add", {"name": "root"}),
+                           ("auth/user/grant", {"user": "root", "role": "root"}),
+                           ("auth/enable", {})):
+            answer = self.call(path, body)
+            if answer is None or "error" in answer and "already" not in str(answer):
+                return f"{path}: {answer}"
+        answer = self.call("auth/authenticate", {"name": "root", "password": ROOT_PASSWORD})
+        self.token = (answer or {}).get("token")
+        return None if self.token else f"authenticate: {answer}"
+
+    def get(self, key):
+        """(value, create_revision) of `key`, or (None, 0). Simple tokens belong to one member (and die with it):
+        authenticate and read on the same member."""
+        for i in range(3):
+            if self.live[i] is None:
+                continue
+            token = (self.call("auth/authenticate", {"name": "root", "password": ROOT_PASSWORD}, member=i) or {}).get("token")
+            answer = self.call("kv/range", {"key": b64(key)}, member=i, token=token) or {}
+            if "header" not in answer:
+                continue
+            kvs = answer.get("kvs") or []
+            if not kvs:
+                return None, 0
+            return base64.b64decode(kvs[0].get("value", "")).decode(), int(kvs[0].get("create_revision", "0"))
+        return None, 0
+
+
+# --- the fake FuelWatch -------------------------------------------------------------------------------------
+
+class FuelWatch(http.server.ThreadingHTTPServer):
+    """Every request is logged with the instance prefix (`/m0/...`), the time and whether it asked for tomorrow."""
+    daemon_threads = True
+
+    def __init__(self):
+        self.template = FIXTURE.read_text()
+        self.calls = []
+        self.lock = threading.Lock()
+        self.shift = 0
+        self.tomorrow_published = False
+        super().__init__(("127.0.0.1", free_port()), FuelWatchHandler)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def feed(self, tomorrow):
+        perth = time.time() + 8 * 3600
+        if tomorrow and not self.tomorrow_published:
+            return re.sub(r"<item>.*</item>", "", self.template, flags=re.S).encode()
+        day = time.strftime("%Y-%m-%d", time.gmtime(perth - 6 * 3600 + (86400 if tomorrow else 0)))
+        with self.lock:
+            self.shift += 1
+            shift = self.shift % 50
+        body = re.sub(r"<date>[^<]*</date>", f"<date>{day}</date>", self.template)
+        bump = 3 if tomorrow else 60
+        return re.sub(r"<price>([0-9.]+)</price>",
+                      lambda m: f"<price>{float(m.group(1)) + bump + shift / 10:.1f}</price>", body).encode()
+
+    def calls_by(self, since=0.0, until=None):
+        with self.lock:
+            return [c for c in self.calls if c[0] >= since and (until is None or c[0] < until)]
+
+
+class FuelWatchHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        server = self.server
+        prefix = self.path.split("/")[1]
+        with server.lock:
+            server.calls.append((time.monotonic(), prefix, self.path))
+        body = server.feed("Day=tomorrow" in self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/xml; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+# --- Petty instances and nginx ------------------------------------------------------------------------------
+
+class Fleet:
+    def __init__(self, procs, work, etcd, fake, binary):
+        self.procs, self.work, self.etcd, self.fake, self.binary = procs, work, etcd, fake, binary
+        self.ports = [free_port() for _ in range(3)]
+        self.live = [None, None, None]
+        self.nginx_port = free_port()
+        self.nginx = None
+
+    def start(self, i, password=ROOT_PASSWORD, port=None, name=None):
+        port = port or self.ports[i]
+        name = name or f"m{i}"
+        env = {"PETTY_PROVIDERS": "wa", "PETTY_WA_BASE_URL": f"{self.fake.url}/{name}", "PETTY_WA_POLL_SECONDS": "60",
+               "PETTY_PROVIDER_TIMEOUT_SECONDS": "5", "PETTY_ETCD_ENDPOINTS": self.etcd.endpoints(),
+               "PETTY_ETCD_USERNAME": "root", "PETTY_ETCD_PASSWORD": password, "PETTY_FLEET": FLEET,
+               "PETTY_ADVERTISE_URL": f"http://127.0.0.1:{port}", "PETTY_LEASE_SECONDS": str(LEASE)}
+        proc = self.procs.start([self.binary, "serve", "--port", port, "--data-dir", self.work / f"data-{name}",
+                                 "--public-dir", ROOT / "Public", "--log-level", "info"],
+                                log=self.work / f"{name}.log", env=env)
+        if port == self.ports[i] and name == f"m{i}":
+            self.live[i] = proc
+        return proc
+
+    def kill(self, i, sig=signal.SIGKILL):
+        proc = self.live[i]
+        proc.send_signal(sig)
+        proc.wait()
+        self.procs.live.remove(proc)
+        self.live[i] = None
+
+    def health(self, i, port=None):
+        reply = http_get(f"http://127.0.0.1:{port or self.ports[i]}/health", timeout=5)
+        try:
+            return json.loads(reply.body) if reply.status in (200, 503) else None
+        except ValueError:
+            return None
+
+    def coordination(self, i):
+        return (self.health(i) or {}).get("coordination") or {}
+
+    def leaders(self):
+        return [i for i in range(3) if self.live[i] and self.coordination(i).get("role") == "leader"]
+
+    def version(self, i):
+        return ((self.health(i) or {}).get("snapshot") or {}).get("version", -1)
+
+    def start_nginx(self):
+        conf = self.work / "nginx"
+        (conf / "tmp").mkdir(parents=True, exist_ok=True)
+        locations = (ROOT / "deploy/nginx/petty-locations.conf").read_text().replace("/srv/petty/Public", str(ROOT / "Public"))
+        (conf / "petty-locations.conf").write_text(locations)
+        site = (ROOT / "deploy/nginx/petty.conf").read_text()
+        servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;\n" for p in self.ports)
+        site = re.sub(r"    server 127\.0\.0\.1:8080 [^\n]*\n", servers, site)
+        # Only the HTTPS server block is kept, served as plain HTTP on loopback; the reader alone must not hit
+        # the per-IP rate limit, which is for many clients.
+        site = site[:site.index("# --- HTTP: ACME")] + "server {\n    listen 127.0.0.1:%d;\n    server_tokens off;\n" \
+            "    include %s;\n}\n" % (self.nginx_port, conf / "petty-locations.conf")
+        site = site.replace("rate=10r/s", "rate=200r/s")
+        (conf / "site.conf").write_text(site)
+        user = "user root;\n" if os.getuid() == 0 else ""
+        (conf / "nginx.conf").write_text(f"""{user}worker_processes 1;
+daemon off;
+pid {conf}/nginx.pid;
+error_log {conf}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    include /etc/nginx/mime.types;
+    access_log {conf}/access.log;
+{nginx_temp_paths(conf / "tmp")}
+    include {conf}/site.conf;
+}}
+""")
+        test = subprocess.run(["nginx", "-t", "-c", conf / "nginx.conf"], capture_output=True, text=True)
+        if test.returncode != 0:
+            return test.stderr.strip()[-300:]
+        self.nginx = self.procs.start(["nginx", "-c", conf / "nginx.conf"], log=self.work / "nginx.log")
+        return None
+
+
+class Reader(threading.Thread):
+    """GET /v1/stations through nginx every 100 ms; every answer is kept with its time."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.url = f"http://127.0.0.1:{port}/v1/stations?state=WA&limit=3"
+        self.answers = []
+        self.stopping = threading.Event()
+
+    def run(self):
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            reply = http_get(self.url, timeout=10)
+            self.answers.append((started, reply.status, time.monotonic() - started))
+            time.sleep(0.1)
+
+    def failures(self, since, until=None):
+        return [a for a in self.answers if a[0] >= since and (until is None or a[0] < until) and a[1] != 200]
+
+    def count(self, since, until=None):
+        return len([a for a in self.answers if a[0] >= since and (until is None or a[0] < until)])
+
+
+# --- the run ------------------------------------------------------------------------------------------------
+
+def one_leader(fleet, seconds):
+    found = []
+    ok = wait_for(seconds, lambda: len(found.__setitem__(slice(None), fleet.leaders()) or found) == 1, 0.2)
+    return found[0] if ok else None
+
+
+def first_call_after(fake, since, exclude=None):
+    calls = [c for c in fake.calls_by(since) if c[1] != exclude]
+    return calls[0] if calls else None
+
+
+def perth_tomorrow_window():
+    """FuelWatch publishes tomorrow's prices at 14:30 Perth; the poller asks for them until 06:00."""
+    hour = time.gmtime(time.time() + 8 * 3600)
+    minutes = hour.tm_hour * 60 + hour.tm_min
+    return minutes >= 14 * 60 + 31 or minutes < 5 * 60 + 50
+
+
+def tomorrow_everywhere(fleet):
+    for i in range(3):
+        if not fleet.live[i]:
+            continue
+        reply = http_get(f"http://127.0.0.1:{fleet.ports[i]}/v1/tomorrow?state=WA&fuel=U91", timeout=2)
+        try:
+            body = json.loads(reply.body)
+        except ValueError:
+            return False
+        if not (body.get("data") or {}).get("available"):
+            return False
+    return True
+
+
+def scenarios(results, fleet, etcd, fake, reader, timings):
+    started = time.monotonic()
+    # 7 runs beside 1: a member with the wrong etcd password, never polling.
+    wrong_port = free_port()
+    wrong = fleet.start(0, password="not-the-password", port=wrong_port, name="wrong")
+    leader = one_leader(fleet, 60)
+    if leader is None:
+        results.failed("a leader is elected at start", f"leaders: {fleet.leaders()}")
+        return
+    note(f"m{leader} leads at epoch {fleet.coordination(leader).get('epoch')}")
+    wait_for(30, lambda: len({fleet.version(i) for i in range(3)}) == 1 and fleet.version(0) > 0, 0.5)
+
+    # 1. Exactly one instance polls over the window.
+    window_start = time.monotonic()
+    time.sleep(WINDOW)
+    pollers = {c[1] for c in fake.calls_by(started)}
+    leader = one_leader(fleet, LEASE + 10)
+    changes = [fleet.coordination(i).get("leader_changes") for i in range(3)]
+    results.check(f"1. exactly one instance polls over {time.monotonic() - started:.0f} s (the whole run so far)",
+                  leader is not None and pollers == {f"m{leader}"}, f"polled: {sorted(pollers)}, leader changes seen {changes}")
+    timings["1"] = (f"{len(fake.calls_by(started))} calls in {time.monotonic() - started:.0f} s, all by m{leader}"
+                    if pollers == {f"m{leader}"} else str(sorted(pollers)))
+    if leader is None:
+        return
+
+    # 7. The member with wrong credentials: never polled, and says why.
+    wait_for(60, lambda: fleet.health(None, port=wrong_port) is not None, 0.5)
+    wrong_health = (fleet.health(None, port=wrong_port) or {}).get("coordination") or {}
+    results.check("7. wrong etcd credentials: never polls, /health says why",
+                  "wrong" not in pollers and "authentication failed" in wrong_health.get("etcd", ""),
+                  f"polled={sorted(pollers)} etcd={wrong_health.get('etcd')}")
+    timings["7"] = f"0 calls in {time.monotonic() - started:.0f} s; etcd: {wrong_health.get('etcd', '')[:60]}"
+    fleet.procs.stop(wrong)
+
+    # 2 and 6. kill -9 the leader while tomorrow's WA prices are published.
+    in_window = perth_tomorrow_window()
+    found = one_leader(fleet, 10)
+    leader = found if found is not None else leader
+    fake.tomorrow_published = True
+    killed = time.monotonic()
+    fleet.kill(leader)
+    call = None
+    wait_for(LEASE + 20, lambda: first_call_after(fake, killed, exclude=f"m{leader}") is not None, 0.1)
+    call = first_call_after(fake, killed, exclude=f"m{leader}")
+    took = call[0] - killed if call else None
+    read_window = killed + max(took or 20, LEASE) + 10
+    time.sleep(max(0.0, read_window - time.monotonic()))
+    failed_reads = reader.failures(killed, read_window)
+    results.check(f"2. kill -9 the leader: another polls within lease + 5 s ({LEASE + 5} s)",
+                  took is not None and took <= LEASE + 5, f"first call after {took}")
+    results.check("2. no read through nginx fails during the failover", not failed_reads,
+                  f"{len(failed_reads)} failed of {reader.count(killed, read_window)}")
+    timings["2"] = (f"first call by the new leader {took:.1f} s after kill -9; {reader.count(killed, read_window)} reads "
+                    f"in the {read_window - killed:.0f} s after, {len(failed_reads)} failed") if took else "no call"
+    if in_window:
+        ok = wait_for(LEASE + 15, lambda: tomorrow_everywhere(fleet), 0.25)
+        reached = time.monotonic() - killed
+        results.check(f"6. tomorrow's WA prices published in a failover reach every instance within lease + 15 s",
+                      ok, f"not everywhere after {reached:.1f} s")
+        timings["6"] = f"on every live instance {reached:.1f} s after kill -9" if ok else "not reached"
+    else:
+        results.skipped("6. tomorrow's WA prices during a failover", "outside 14:30-06:00 Perth: the poller does not ask")
+        timings["6"] = "skipped (outside FuelWatch's tomorrow window)"
+    new_leader = one_leader(fleet, LEASE + 10)
+    fleet.start(leader)
+    wait_for(30, lambda: fleet.health(leader) is not None, 0.3)
+    leader = new_leader if new_leader is not None else one_leader(fleet, 20)
+    if leader is None:
+        results.failed("a leader after the failover")
+        return
+
+    # 3. SIGSTOP the leader for 3 leases, then SIGCONT.
+    old_epoch = fleet.coordination(leader).get("epoch")
+    frozen = fleet.live[leader]
+    frozen.send_signal(signal.SIGSTOP)
+    stopped = time.monotonic()
+    time.sleep(3 * LEASE)
+    frozen.send_signal(signal.SIGCONT)
+    resumed = time.monotonic()
+    time.sleep(max(5, LEASE + 2))
+    late = [c for c in fake.calls_by(resumed) if c[1] == f"m{leader}"]
+    coordination = fleet.coordination(leader)
+    pointer, _ = etcd.get(f"/{FLEET}/dataset")
+    pointer_epoch = json.loads(pointer).get("epoch") if pointer else None
+    results.check("3. SIGSTOP 3 leases + SIGCONT: no provider call after resuming", not late,
+                  f"{len(late)} calls, first {late[0][0] - resumed:.2f} s after SIGCONT" if late else "")
+    results.check("3. its epoch no longer publishes; /health shows it as follower",
+                  coordination.get("role") == "follower" and pointer_epoch is not None and pointer_epoch != old_epoch,
+                  f"role={coordination.get('role')} pointer epoch={pointer_epoch} old={old_epoch}")
+    frozen_failures = reader.failures(stopped, resumed + 5)
+    results.check("3. reads through nginx stay 200 while it is frozen", not frozen_failures,
+                  f"{len(frozen_failures)} failed")
+    slowest = max((a[2] for a in reader.answers if stopped <= a[0] < resumed), default=0)
+    timings["3"] = (f"0 calls after SIGCONT; follower at epoch {coordination.get('epoch')} (was {old_epoch}); "
+                    f"slowest read while frozen {slowest:.1f} s") if not late else f"{len(late)} late calls"
+    leader = one_leader(fleet, LEASE + 10)
+    if leader is None:
+        results.failed("a leader after SIGCONT")
+        return
+
+    # 4. etcd members: one down changes nothing; two down stops polling; restored, one leader again.
+    epoch = fleet.coordination(leader).get("epoch")
+    etcd.kill(0)  # the endpoint every member tries first
+    time.sleep(2 * LEASE + 2)
+    epochs = {fleet.coordination(i).get("epoch") for i in range(3)} - {None}
+    results.check("4. one etcd member killed: no leader change", fleet.leaders() == [leader] and epochs == {epoch},
+                  f"leaders={fleet.leaders()} epochs={epochs}")
+    etcd.kill(1)
+    lost = time.monotonic()
+    wait_for(LEASE + 3, lambda: not fleet.leaders(), 0.2)
+    time.sleep(1)
+    after = [c for c in fake.calls_by(lost + LEASE)]
+    time.sleep(LEASE + 2)
+    after = [c for c in fake.calls_by(lost + LEASE)]
+    reads_ok = not reader.failures(lost)
+    etcd_says = fleet.coordination(leader).get("etcd", "")
+    results.check("4. two etcd members killed: polling stops within one lease, reads stay 200",
+                  not after and reads_ok and not fleet.leaders(),
+                  f"calls after a lease: {len(after)}, failed reads: {len(reader.failures(lost))}, leaders {fleet.leaders()}")
+    etcd.start(0)
+    etcd.start(1)
+    restored = time.monotonic()
+    new = one_leader(fleet, LEASE + 10 + 5)
+    took = time.monotonic() - restored
+    results.check("4. etcd restored: one leader within lease + 10 s", new is not None and took <= LEASE + 10,
+                  f"leader {new} after {took:.1f} s")
+    timings["4"] = (f"1 down: epoch {epoch} kept; 2 down: polling stopped, /health etcd: {etcd_says[:40]}; "
+                    f"restored: leader after {took:.1f} s")
+    leader = new if new is not None else one_leader(fleet, 20)
+    if leader is None:
+        return
+
+    # 5. A member with an empty data directory never leads before it holds the published version.
+    fresh = next(i for i in range(3) if i != leader)
+    fleet.kill(fresh, signal.SIGTERM)
+    shutil.rmtree(fleet.work / f"data-m{fresh}", ignore_errors=True)
+    published = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0)
+    fleet.start(fresh)
+    wait_for(60, lambda: fleet.health(fresh) is not None, 0.2)
+    answering = time.monotonic()
+    fleet.kill(leader)  # the fresh member must not step in before it has caught up
+    bad_lead, served = [], None
+    deadline = answering + 15
+    while time.monotonic() < deadline:
+        health = fleet.health(fresh) or {}
+        role = (health.get("coordination") or {}).get("role")
+        version = (health.get("snapshot") or {}).get("version", -1)
+        if role == "leader" and version < published:
+            bad_lead.append(version)
+        if served is None and version >= published:
+            served = time.monotonic() - answering
+        time.sleep(0.1)
+    results.check("5. an empty member never leads before it holds the published version", published > 0 and not bad_lead,
+                  f"led holding {bad_lead[:3]} < v{published}" if bad_lead else "no published version read from etcd")
+    results.check("5. ... and serves it within 15 s", served is not None, "not within 15 s")
+    timings["5"] = f"serves v{published}+ {served:.1f} s after it answered; never led behind" if served is not None else "not served"
+    fleet.start(leader)
+
+
+def failover_runs(fleet, fake, runs=5):
+    rows = []
+    for n in range(runs):
+        leader = one_leader(fleet, 60)
+        if leader is None:
+            break
+        wait_for(30, lambda: len({fleet.version(i) for i in range(3)}) == 1, 0.3)
+        before = max(fleet.version(i) for i in range(3))
+        killed = time.monotonic()
+        fleet.kill(leader)
+        wait_for(LEASE + 30, lambda: first_call_after(fake, killed, exclude=f"m{leader}") is not None, 0.05)
+        call = first_call_after(fake, killed, exclude=f"m{leader}")
+        others = [i for i in range(3) if fleet.live[i]]
+        wait_for(60, lambda: all(fleet.version(i) > before for i in others), 0.1)
+        served = time.monotonic() - killed
+        if call:
+            rows.append((call[0] - killed, served))
+            note(f"run {n + 1}: first provider call {call[0] - killed:.2f} s, every member on the new version {served:.2f} s")
+        fleet.start(leader)
+        wait_for(60, lambda: fleet.health(leader) is not None, 0.3)
+    return rows
+
+
+def main():
+    raise_on_signals()
+    failover = "--failover" in sys.argv
+    results = Results()
+    work = Path(tempfile.mkdtemp(prefix="petty-fleet."))
+    procs = Processes()
+    fake = None
+    timings = {}
+    try:
+        version = ensure_etcd()
+        if not version:
+            results.failed("etcd-server installed", "apt-get install etcd-server failed")
+            return results
+        results.check(f"etcd {version} installed (Debian etcd-server)", version.startswith("3."), version)
+        binary = os.environ.get("FLEET_BINARY")
+        if not binary:
+            build = subprocess.run(["swift", "build", "-c", "release", "--product", "Run"], cwd=ROOT, capture_output=True, text=True)
+            if build.returncode != 0:
+                results.failed("release build", build.stderr[-300:])
+                return results
+            binary = ROOT / ".build/release/Run"
+        etcd = Etcd(procs, work)
+        for i in range(3):
+            etcd.start(i)
+        up = wait_for(30, lambda: all(etcd.ready(i) for i in range(3)), 0.3)
+        results.check("3 etcd members answer on the v3 JSON gateway (/v3/kv/range)", up)
+        if not up:
+            return results
+        problem = etcd.enable_auth()
+        results.check("etcd auth enabled (root user and role)", problem is None, problem or "")
+        fake = FuelWatch()
+        threading.Thread(target=fake.serve_forever, daemon=True).start()
+        fleet = Fleet(procs, work, etcd, fake, binary)
+        for i in range(3):
+            fleet.start(i)
+        problem = fleet.start_nginx()
+        results.check("the shipped nginx config (3 upstreams) passes nginx -t", problem is None, problem or "")
+        serving = wait_for(120, lambda: all(fleet.health(i) for i in range(3)), 0.5)
+        results.check("3 Petty instances serve", serving)
+        if not serving or problem:
+            return results
+        reader = Reader(fleet.nginx_port)
+        reader.start()
+        try:
+            if failover:
+                rows = failover_runs(fleet, fake)
+                ok = len(rows) == 5
+                if rows:
+                    poll = statistics.median(r[0] for r in rows)
+                    serve = statistics.median(r[1] for r in rows)
+                    note(f"failover (lease {LEASE} s), median of {len(rows)}: first provider call {poll:.2f} s, "
+                         f"every member serving the new version {serve:.2f} s")
+                results.check("failover: 5 kill -9 runs measured", ok, f"{len(rows)} runs")
+            else:
+                scenarios(results, fleet, etcd, fake, reader, timings)
+        finally:
+            reader.stopping.set()
+        total = reader.count(0)
+        failed = len(reader.failures(0))
+        note(f"reads through nginx: {total}, failed {failed}")
+        for key in sorted(timings):
+            note(f"scenario {key}: {timings[key]}")
+    finally:
+        if fake:
+            fake.shutdown()
+        procs.stop_all()
+        if os.environ.get("FLEET_KEEP"):
+            note(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return results
+
+
+if __name__ == "__main__":
+    started = time.monotonic()
+    outcome = main()
+    print(f"fleet check took {time.monotonic() - started:.0f} s")
+    outcome.print_table()
+    sys.exit(0 if outcome.summary().endswith(" 0 failed") else 1)
