@@ -21,7 +21,7 @@ struct SummaryController: RouteCollection {
     }
 
     func summary(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .summary)
         guard let state = try params.state() else {
             throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
         }

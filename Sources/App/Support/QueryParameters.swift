@@ -8,6 +8,12 @@ struct QueryParameters {
 
     init(_ request: Request) { query = request.query }
 
+    /// Refuses any parameter `known` does not list (a 400 naming it), then reads as above.
+    init(_ request: Request, allowing known: KnownParameters) throws {
+        query = request.query
+        try known.check(query)
+    }
+
     static let maxIDs = 100
 
     /// Every parameter is single-valued: a name given twice is ambiguous, so it is refused rather than guessed.
@@ -128,6 +134,13 @@ struct QueryParameters {
             }
             return id
         }
+    }
+
+    /// One station id (`after=3370`).
+    func stationID(_ name: String) throws -> StationID? {
+        guard let raw = try string(name) else { return nil }
+        guard let id = StationID(raw[...]) else { throw bad("\(name) must be a station id (a positive whole number), got '\(raw)'") }
+        return id
     }
 
     func date(_ name: String) throws -> Date? {

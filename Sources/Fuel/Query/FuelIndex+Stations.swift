@@ -29,6 +29,8 @@ public struct SlotPage: Hashable, Sendable {
     public var limit: Int
     public var offset: Int
     public var hits: [Hit]
+    /// Whether matches follow this page (what keyset paging's `next_after` needs).
+    public var hasMore = false
 }
 
 extension FuelIndex {
@@ -93,12 +95,22 @@ extension FuelIndex {
         if query.ids == nil, query.near == nil, query.bbox == nil, wantedBrands == nil, excludedBrands.isEmpty, query.fuels.isEmpty,
            query.sort == nil, query.access == nil {
             let listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
-            let start = min(query.offset, listed.count)
+            var start = min(query.offset, listed.count)
+            if let after = query.after {
+                var low = 0, high = listed.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if entries[listed[middle]].id <= after { low = middle + 1 } else { high = middle }
+                }
+                start = low
+            }
             let hits = listed[start..<min(listed.count, start + query.limit)].map { SlotPage.Hit(slot: $0, distanceKm: nil) }
-            return SlotPage(total: listed.count, limit: query.limit, offset: query.offset, hits: hits)
+            return SlotPage(total: listed.count, limit: query.limit, offset: query.offset, hits: hits, hasMore: start + hits.count < listed.count)
         }
 
         var candidates: [Candidate] = []
+        // With `after`, matches up to it still count in `total` (the whole result, as with offset).
+        var before = 0
         func add(_ slot: Int, order: Int, distance: Double = .infinity) {
             if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
             if let wantedBrands, !wantedBrands.contains(brandNumbers[slot]) { return }
@@ -119,6 +131,7 @@ extension FuelIndex {
                 if let radius = query.radiusKm, !(distance <= radius) { return }
             }
             if let bbox = query.bbox, !bbox.contains(entries[slot].station.location) { return }
+            if let after = query.after, entries[slot].id <= after { before += 1; return }
             candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price))
         }
 
@@ -161,7 +174,7 @@ extension FuelIndex {
         let hits = candidates[start..<end].map { candidate in
             SlotPage.Hit(slot: candidate.slot, distanceKm: candidate.distance.isFinite ? candidate.distance : nil)
         }
-        return SlotPage(total: candidates.count, limit: query.limit, offset: query.offset, hits: hits)
+        return SlotPage(total: candidates.count + before, limit: query.limit, offset: query.offset, hits: hits, hasMore: end < candidates.count)
     }
 
     /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state.

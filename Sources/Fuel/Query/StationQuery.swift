@@ -26,6 +26,9 @@ public struct StationQuery: Hashable, Sendable {
     public var sort: Sort?
     public var limit: Int
     public var offset: Int
+    /// Keyset paging: only stations with a greater id (the previous page's last, `meta.next_after`). Ids only
+    /// grow, so a station removed or added between pages shifts nothing; needs the id order (no `sort`, `near`, `ids`).
+    public var after: StationID?
 
     public static let defaultLimit = 50
     public static let maximumLimit = 500
@@ -73,7 +76,14 @@ public struct StationQuery: Hashable, Sendable {
         }
         guard (1...Self.maximumLimit).contains(limit) else { throw .invalidLimit }
         guard offset >= 0 else { throw .invalidOffset }
+        if after != nil {
+            guard sort == nil, near == nil, ids == nil else { throw .afterNeedsIDOrder }
+            guard offset == 0 else { throw .afterWithOffset }
+        }
     }
+
+    /// Whether results come in id order, the order `after` pages through.
+    public var isIDOrder: Bool { sort == nil && near == nil && ids == nil }
 
     /// Case folding for brand and name comparison.
     /// Case-insensitive, space-trimmed form for brand and name matching. Runs for every station on every
@@ -101,6 +111,8 @@ public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidRadius
     case invalidLimit
     case invalidOffset
+    case afterNeedsIDOrder
+    case afterWithOffset
 
     public var description: String {
         switch self {
@@ -112,6 +124,8 @@ public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidRadius: "radius_km must be a positive number"
         case .invalidLimit: "limit must be within 1...\(StationQuery.maximumLimit)"
         case .invalidOffset: "offset must not be negative"
+        case .afterNeedsIDOrder: "after pages through the id order: it cannot be combined with sort, near or ids"
+        case .afterWithOffset: "after replaces offset: give one or the other"
         }
     }
 }
