@@ -60,10 +60,12 @@ def typed(value, annotation, parameter):
         if option is datetime.datetime:
             return datetime.datetime.fromisoformat(value)
         if typing.get_origin(option) is list:
-            items = [typed(v, typing.get_args(option)[0], parameter) for v in value]
-            if parameter.get("explode") is False:
-                # openapi-python-client ignores `explode: false` and would repeat the key; a Python caller
-                # passes the comma-separated text the spec describes instead.
+            item_type = typing.get_args(option)[0]
+            items = [typed(v, item_type, parameter) for v in value]
+            if parameter.get("explode") is False and not (isinstance(item_type, type) and issubclass(item_type, enum.Enum)):
+                # openapi-python-client ignores `explode: false` and would repeat the key; a Python caller passes
+                # the comma-separated text the spec describes instead (enum lists are mapped item by item by the
+                # client, so they go as lists: one item is one key).
                 return ",".join(str(getattr(v, "value", v)) for v in items)
             return items
     return value
