@@ -23,6 +23,8 @@ import Testing
         "/v1/stations?ids=1276,3300,3370",  // empty prices, tomorrow prices, VIC
         "/v1/stations?offset=1000000",
         "/v1/stations?after=3000&limit=5",  // keyset paging: next_after
+        "/v1/stations?q=bond%20jun&fuel=U91&sort=price&limit=5",  // search, ranked then by price
+        "/v1/stations?postcode=2026&compact=true",
         "/v1/stations?state=NSW&after=999999",  // past the last id: empty, next_after null
         "/v1/stations?ids=1,999999",  // meta.missing
         "/v1/stations?state=WA&fuel=U91&compact=true&limit=3",  // pins with tomorrow
@@ -81,6 +83,8 @@ import Testing
         "/v1/stations?after=10&sort=name",  // after needs the id order
         "/v1/stations?after=10&offset=5",
         "/v1/stations?fueltype=U91",  // an unknown parameter
+        "/v1/stations?q=!!!",  // no letter or digit
+        "/v1/stations?q=kens&after=3",
         "/v1/prices/changes?cursor=c2.7ff0000000000000.1.station",  // +inf: never advances
         "/v1/prices/changes?cursor=c2.41f0000000000000.1.station",  // the year 2300
         "/v1/prices/cheapest?fuel=U91",

@@ -31,6 +31,8 @@ struct StationsController: RouteCollection {
             offset: try params.int("offset", in: 0...1_000_000, default: 0)
         )
         query.after = try params.stationID("after")
+        query.text = try params.searchWords()
+        query.postcode = try params.postcode()
         query.fuels = try params.fuels()
         query.brands = try params.list("brand")
         query.excludedBrands = try params.list("exclude_brand")

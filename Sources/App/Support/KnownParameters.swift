@@ -21,7 +21,7 @@ struct KnownParameters: Sendable {
     func reason(for unknown: String) -> String {
         let shown = unknown.count > 40 ? String(unknown.prefix(40)) + "…" : unknown
         var text = "Unknown parameter '\(shown)'"
-        if let guess = suggestion(for: unknown) { text += "; did you mean '\(guess)'?" }
+        if let guess = suggestion(for: unknown) { text += " (did you mean '\(guess)'?)" }
         text += names.isEmpty ? "; \(operation) takes no query parameters" : "; \(operation) takes: \(names.joined(separator: ", "))"
         return text
     }
@@ -65,7 +65,7 @@ struct KnownParameters: Sendable {
 extension KnownParameters {
     static let stations = KnownParameters("/v1/stations", [
         "state", "fuel", "brand", "exclude_brand", "open_now", "near", "radius_km", "bbox", "ids", "sort", "limit", "offset",
-        "compact", "cluster", "zoom", "after",
+        "compact", "cluster", "zoom", "after", "q", "postcode",
     ])
     static let station = KnownParameters("/v1/stations/{id}", [])
     static let stationHistory = KnownParameters("/v1/stations/{id}/history", ["fuel", "days"])
