@@ -80,6 +80,7 @@ SCENARIOS = {
     "advice": Scenario("/v1/advice?fuel=U91&city=sydney", target=1.0, label="≥1.0×", optional=True),
     "sumnear": Scenario("(summary near NEAR_POINTS random points over Sydney)", target=0.8, label="≥0.8×",
                         random_query=SUMMARY_NEAR_QUERY),
+    "q": Scenario("/v1/stations?q=bond%20jun&fuel=U91&sort=price&limit=20", target=0.8, label="≥0.8×"),
     "c1000": Scenario("/v1/stations/1", connections=1000, target=1.0, label="≥1.0×, 0 err"),
     "close": Scenario("/v1/stations/1", mode="close", target=1.0, label="≥1.0×, 0 err"),
     "idle10k": Scenario("/v1/stations/1", mode="idle", target=1.0, label="≥1.0×, ≤150MB"),

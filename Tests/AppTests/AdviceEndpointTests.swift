@@ -168,6 +168,24 @@ import Testing
         #expect((act["advice"] as? [String: Any])?["city"] as? String == "sydney")
     }
 
+    /// Issue 26 item 5: the widget's three follow `/v1/prices/cheapest`'s access rule (the members-only LMCT+ Preston
+    /// stations 3375 and 5099, closed at the recording's hour, were offered), and say whether each is open.
+    @Test func summaryStationsFollowTheCheapestAccessRuleAndCarryOpenNow() throws {
+        let near = "near=-37.8136,144.9631"
+        let summary = try require(try data("/v1/summary?state=VIC&fuel=U91&\(near)")["cheapest"] as? [[String: Any]])
+        let ids = summary.compactMap { $0["id"] as? Int }
+        #expect(ids.count == 3 && !ids.contains(3375) && !ids.contains(5099), "\(ids)")
+        let cheapest = try AppTestSupport.json(try app.test(.GET, "/v1/prices/cheapest?fuel=U91&\(near)&radius_km=10&limit=3"))
+        let expected = (cheapest["data"] as? [[String: Any]] ?? []).compactMap { ($0["station"] as? [String: Any])?["id"] as? Int }
+        #expect(ids == expected)
+        for station in summary {
+            #expect(station.keys.contains("open_now") && station.keys.contains("membership_required"), "\(station)")
+            #expect(station["open_now"] as? Bool != false && station["membership_required"] as? Bool != true, "\(station)")
+        }
+        let statewide = try require(try data("/v1/summary?state=VIC&fuel=U91")["cheapest"] as? [[String: Any]])
+        #expect(statewide.allSatisfy { $0["open_now"] as? Bool != false && $0["membership_required"] as? Bool != true })
+    }
+
     @Test func everySampleSummaryFitsIn1500Bytes() throws {
         var largest = 0
         for state in AustralianState.allCases {

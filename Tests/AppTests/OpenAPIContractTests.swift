@@ -23,6 +23,10 @@ import Testing
         "/v1/stations?brand=no-such-brand",  // empty page
         "/v1/stations?ids=1276,3300,3370",  // empty prices, tomorrow prices, VIC
         "/v1/stations?offset=1000000",
+        "/v1/stations?after=3000&limit=5",  // keyset paging: next_after
+        "/v1/stations?q=bond%20jun&fuel=U91&sort=price&limit=5",  // search, ranked then by price
+        "/v1/stations?postcode=2026&compact=true",
+        "/v1/stations?state=NSW&after=999999",  // past the last id: empty, next_after null
         "/v1/stations?ids=1,999999",  // meta.missing
         "/v1/stations?state=WA&fuel=U91&compact=true&limit=3",  // pins with tomorrow
         "/v1/stations?state=NSW&fuel=U91,E10&compact=true&limit=3",  // pins naming their fuel
@@ -38,7 +42,7 @@ import Testing
         "/v1/prices/cheapest?fuel=DL&state=VIC",
         "/v1/prices/cheapest?fuel=u91&near=-31.9523,115.8613&radius_km=50",
         "/v1/prices/cheapest?fuel=LPG&state=QLD",  // no QLD prices in the sample
-        "/v1/prices/changes?since=2030-01-01T00:00:00Z",  // empty: next_cursor stays where it started
+        "/v1/prices/changes?since=2030-01-01T00:00:00Z",  // empty: next_cursor is the feed's end, never a cursor from the future
         "/v1/prices/changes?since=2026-01-14",
         "/v1/prices/changes?since=2026-01-14T10:00:00.5%2B10:00&limit=1",
         "/v1/averages",
@@ -80,6 +84,13 @@ import Testing
         "/v1/stations?ids=1,abc",
         "/v1/stations?ids=0",
         "/v1/stations?ids=1,,2",
+        "/v1/stations?after=10&sort=name",  // after needs the id order
+        "/v1/stations?after=10&offset=5",
+        "/v1/stations?fueltype=U91",  // an unknown parameter
+        "/v1/stations?q=!!!",  // no letter or digit
+        "/v1/stations?q=kens&after=3",
+        "/v1/prices/changes?cursor=c2.7ff0000000000000.1.station",  // +inf: never advances
+        "/v1/prices/changes?cursor=c2.41f0000000000000.1.station",  // the year 2300
         "/v1/prices/cheapest?fuel=U91",
         "/v1/prices/cheapest?fuel=U91&state=NSW&radius_km=5",
         "/v1/prices/cheapest?fuel=U91&near=-91,0",
@@ -247,7 +258,8 @@ import Testing
             for parameter in parameters {
                 let name = try #require(parameter["name"]?.stringValue)
                 let schema = try #require(parameter["schema"])
-                let others = example.filter { $0.0 != name }
+                let excluded = Set((parameter["x-petty-excludes"]?.arrayValue ?? []).compactMap(\.stringValue))
+                let others = example.filter { $0.0 != name && !excluded.contains($0.0) }
 
                 if parameter["required"]?.boolValue == true {
                     let response = ObservedResponse(try app.test(.GET, spec.target(operation, query: others)))

@@ -598,11 +598,12 @@ struct OpenAPISpec: Sendable {
         return path + "?" + query.map { "\(Self.percentEncoded($0.0))=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
     }
 
-    /// Every documented query parameter at its example value.
+    /// Every documented query parameter at its example value, except those that exclude others
+    /// (`x-petty-excludes`, e.g. `after` needs the id order that `sort` changes): they are probed on their own.
     func exampleQuery(_ operation: Operation) -> [(String, String)] {
         parameters(of: operation).compactMap { parameter in
             guard parameter["in"]?.stringValue == "query", let name = parameter["name"]?.stringValue,
-                  let example = parameter["example"] else { return nil }
+                  parameter["x-petty-excludes"] == nil, let example = parameter["example"] else { return nil }
             return (name, Self.queryText(example))
         }
     }

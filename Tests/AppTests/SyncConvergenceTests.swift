@@ -27,6 +27,11 @@ import Testing
         try world.step("the 06:00 rollover") { $0.rollOver() }
         try world.step("a stale WA feed") { $0.staleFeed() }
         try world.step("a station comes back") { $0.relist() }
+        try world.step("a typo price (implausible)") { $0.typoPrice() }
+        try world.step("prices age past 30 days (stale)") { $0.ageOut() }
+        try world.step("fresh prices again") { $0.changePrices(count: 6) }
+        #expect(world.flagsSeen.contains("implausible"), "a typo price should reach clients flagged")
+        #expect(world.flagsSeen.contains("stale"), "aged prices should reach clients flagged")
         #expect(world.removalsSeen.contains("station"), "a delisted station should reach clients as a tombstone")
         #expect(world.removalsSeen.contains("price"), "a dropped fuel should reach clients as a tombstone")
         #expect(world.rolledOver > 0, "the rollover should promote prices")
@@ -37,7 +42,7 @@ import Testing
         var world = try SyncWorld(seed: seed)
         try world.step("first feeds") { $0.publishAll() }
         for index in 0..<30 {
-            let action = world.random.next() % 9
+            let action = world.random.next() % 11
             try world.step("step \(index) action \(action) seed \(seed)") { world in
                 switch action {
                 case 0: world.changePrices(count: Int(world.random.next() % 5) + 1)
@@ -48,10 +53,74 @@ import Testing
                 case 5: world.publishTomorrow()
                 case 6: world.rollOver()
                 case 7: world.staleFeed()
+                case 8: world.typoPrice()
+                case 9: world.ageOut()
                 default: world.relist()
                 }
             }
         }
+    }
+
+    /// Issue 26 item 1: a full fetch paged with `after=meta.next_after` while the data changes between every pair of
+    /// pages (removals included), then a sync from the first page's `sync_token`, holds what a fresh full fetch shows.
+    @Test(arguments: [11, 12, 13])
+    func aKeysetFullFetchWithChangesBetweenEveryPairOfPagesConverges(seed: UInt64) throws {
+        var world = try SyncWorld(seed: seed)
+        try world.step("first feeds") { $0.publishAll() }
+        var client = SyncWorld.Client()
+        var after: Int?
+        var pages = 0
+        repeat {
+            let json = try world.get("/v1/stations?limit=5" + (after.map { "&after=\($0)" } ?? ""))
+            let meta = try require(json["meta"] as? [String: Any])
+            if client.cursor == nil { client.cursor = try require(meta["sync_token"] as? String) }
+            for station in try require(json["data"] as? [[String: Any]]) {
+                let id = try require(station["id"] as? Int)
+                client.state.stations[id] = SyncedState.station(station)
+                client.state.prices[id] = SyncedState.prices(station)
+            }
+            after = meta["next_after"] as? Int
+            pages += 1
+            world.advance(120)
+            switch (pages + Int(seed)) % 5 {
+            case 0: world.delist(true)
+            case 1: world.changePrices(count: 3)
+            case 2: world.renameAndMove()
+            case 3: world.typoPrice()
+            default: world.dropFuel()
+            }
+        } while after != nil
+        #expect(pages >= 9, "\(pages) pages")
+        try world.sync(&client)
+        let truth = try world.fullFetch()
+        #expect(client.state == truth.state, "after a keyset fetch with changes between pages:\n\(client.state)\n---\n\(truth.state)")
+        #expect(world.removalsSeen.contains("station"), "a station delisted during the fetch should reach the client as a tombstone")
+    }
+
+    @Test func keysetPagingRefusesOtherOrdersAndOffsets() throws {
+        let world = try SyncWorld(seed: 14)
+        for query in ["after=3&sort=name", "after=3&near=-33.87,151.21", "after=3&ids=1,2", "after=3&offset=2", "after=0", "after=x"] {
+            let response = try world.app.test(.GET, "/v1/stations?\(query)")
+            #expect(response.status == .badRequest, "\(query): \(response.status)")
+            #expect((try AppTestSupport.json(response)["reason"] as? String)?.contains("after") == true, "\(query)")
+        }
+    }
+
+    /// Issue 26 item 7: a cursor nobody could have been given (the year 2137, +inf) is a 400 pointing to `sync_token`,
+    /// not an empty page that hands itself back forever.
+    @Test func aCursorFromTheFutureIs400TellingToStartFromSyncToken() throws {
+        var world = try SyncWorld(seed: 15)
+        try world.step("first feeds") { $0.publishAll() }
+        for token in ["c2.7ff0000000000000.1.station", "c2.41f0000000000000.5.U91"] {
+            let response = try world.app.test(.GET, "/v1/prices/changes?cursor=\(token)")
+            #expect(response.status == .badRequest, "\(token): \(response.status)")
+            #expect((try AppTestSupport.json(response)["reason"] as? String)?.contains("sync_token") == true)
+        }
+        // The end of the feed, and a cursor a few minutes ahead (another instance's newer poll), still page.
+        let end = try world.fullFetch().token
+        #expect(try world.app.test(.GET, "/v1/prices/changes?cursor=\(end)").status == .ok)
+        let ahead = ChangeCursor(changedAt: world.now + 300, station: StationID(1), fuel: nil).token
+        #expect(try world.app.test(.GET, "/v1/prices/changes?cursor=\(ahead)").status == .ok)
     }
 
     @Test func aCursorOlderThanTheLogIs410WithAReason() throws {
@@ -97,9 +166,14 @@ struct SyncedState: Equatable, CustomStringConvertible {
         var out: [String: String] = [:]
         for price in json["prices"] as? [[String: Any]] ?? [] {
             let tomorrow = (price["tomorrow"] as? [String: Any]).map { "\($0["price"] ?? "")@\($0["day"] ?? "")" } ?? "-"
-            out["\(price["fuel"]!)"] = "\(price["price"]!)|\(price["updated_at"]!)|\(tomorrow)"
+            out["\(price["fuel"]!)"] = "\(price["price"]!)|\(price["updated_at"]!)|\(tomorrow)|\(flags(price))"
         }
         return out
+    }
+
+    /// The flags a price carries in a list and in a change item alike.
+    static func flags(_ price: [String: Any]) -> String {
+        ["stale", "implausible"].filter { price[$0] as? Bool == true }.joined(separator: ",")
     }
 
     mutating func apply(_ item: [String: Any]) throws {
@@ -117,8 +191,8 @@ struct SyncedState: Equatable, CustomStringConvertible {
             prices[id]?[try require(item["fuel"] as? String)] = nil
         case ("price", false):
             let fuel = try require(item["fuel"] as? String)
-            let tomorrow = prices[id]?[fuel].map { String($0.split(separator: "|").last!) } ?? "-"
-            prices[id, default: [:]][fuel] = "\(item["price"]!)|\(item["updated_at"]!)|\(tomorrow)"
+            let tomorrow = prices[id]?[fuel].map { String($0.split(separator: "|", omittingEmptySubsequences: false)[2]) } ?? "-"
+            prices[id, default: [:]][fuel] = "\(item["price"]!)|\(item["updated_at"]!)|\(tomorrow)|\(Self.flags(item))"
         default:
             throw TestFailure("unknown item \(item)")
         }
@@ -143,6 +217,7 @@ struct SyncWorld {
     var delisted: [ProviderID: [StationRecord]] = [:]
     var clients: [Client] = [Client(), Client()]
     var removalsSeen: Set<String> = []
+    var flagsSeen: Set<String> = []
     var rolledOver = 0
     private var startedFromFullFetch = false
 
@@ -206,6 +281,22 @@ struct SyncWorld {
                 station: record.key, fuel: fuel, price: PriceTenths(tenths: 1_700 + Int(random.next() % 300)), updatedAt: now - 60)
         }
         publish(provider)
+    }
+
+    /// One price keyed in as 80.0: far below its state's median, so flagged implausible.
+    mutating func typoPrice() {
+        let provider = pickProvider()
+        let record = stations[provider]![Int(random.next() % UInt64(stations[provider]!.count))]
+        guard let fuel = prices[provider]![record.key]!.keys.sorted(by: { $0.rawValue < $1.rawValue }).first else { return }
+        prices[provider]![record.key]![fuel] = PriceRecord(station: record.key, fuel: fuel, price: PriceTenths(tenths: 800), updatedAt: now - 60)
+        publish(provider)
+    }
+
+    /// A month passes and one provider's feed comes again unchanged: its prices are now set more than 30 days before
+    /// its as-of (stale) though none of them changed.
+    mutating func ageOut() {
+        advance(31 * 86_400)
+        publish(pickProvider())
     }
 
     mutating func dropFuel() {
@@ -333,9 +424,17 @@ struct SyncWorld {
             let items = try require(json["data"] as? [[String: Any]])
             let meta = try require(json["meta"] as? [String: Any])
             #expect(items.count <= limit)
+            let replaced = Set(items.compactMap { $0["type"] as? String == "station" ? $0["station_id"] as? Int : nil })
             for item in items {
+                if item["type"] as? String == "price", item["removed"] as? Bool != true, let id = item["station_id"] as? Int {
+                    #expect(!replaced.contains(id), "a page that replaces station \(id) repeats its prices: \(item)")
+                }
                 try client.state.apply(item)
                 if item["removed"] as? Bool == true { removalsSeen.insert(item["type"] as? String ?? "") }
+                for flag in ["stale", "implausible"] where item[flag] as? Bool == true { flagsSeen.insert(flag) }
+                for price in (item["station"] as? [String: Any])?["prices"] as? [[String: Any]] ?? [] {
+                    for flag in ["stale", "implausible"] where price[flag] as? Bool == true { flagsSeen.insert(flag) }
+                }
             }
             client.cursor = try require(meta["next_cursor"] as? String)
             if meta["has_more"] as? Bool != true { return }

@@ -12,7 +12,7 @@ struct AdviceController: RouteCollection {
     }
 
     func advice(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .advice)
         let fuel = try params.requiredFuel()
         let target = try Self.target(params)
         let view = context.store.current

@@ -15,7 +15,7 @@ struct AveragesController: RouteCollection {
     }
 
     func averages(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .averages)
         let state = try params.state()
         let fuel = try params.fuel()
         let view = context.store.current
@@ -31,7 +31,7 @@ struct AveragesController: RouteCollection {
     }
 
     func trends(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .trends)
         guard let state = try params.state() else {
             throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
         }

@@ -19,7 +19,7 @@ struct StationHistoryController: RouteCollection {
         guard let id = StationID(raw[...]), let entry = view.snapshot[id] else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .stationHistory)
         let fuel = try params.requiredFuel()
         let days = try params.int("days", in: 1...Self.maxDays, default: Self.defaultDays)
         let state = entry.station.state

@@ -16,7 +16,7 @@ struct PricesController: RouteCollection {
     }
 
     func cheapest(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .cheapest)
         let fuel = try params.requiredFuel()
         let near = try params.coordinate()
         let state = try params.state()
@@ -76,7 +76,7 @@ struct PricesController: RouteCollection {
     /// `{"type":"station",...,"station":{...}}` a station to replace whole (details and prices), and
     /// `{"type":"station","removed":true,...}` a station gone with its prices.
     func changes(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .changes)
         let state = try params.state()
         let fuel = try params.fuel()
         let limit = try params.int("limit", in: 1...Self.maxChangesLimit, default: Self.defaultChangesLimit)
@@ -93,29 +93,33 @@ struct PricesController: RouteCollection {
         let view = context.store.current
         let feed = view.extra.changeFeed
         let start = cursor ?? since.map(ChangeCursor.after(instant:))
+        if let cursor, ChangeHorizon.isFromTheFuture(cursor, feed: feed, wall: context.clock()) {
+            throw params.bad("cursor is after the end of the change feed (a cursor from the future never advances): "
+                + "fetch /v1/stations and sync from its meta.sync_token")
+        }
         if let start, !feed.log.accepts(start) {
             throw Abort(HTTPStatus(code: 410), reason: Self.expiredReason(cursor == nil ? "since" : "cursor"))
         }
         let rendered = view.extra
         var json = JSONWriter(capacity: 256 + min(limit, 64) * 160)
         json.raw("{\"data\":[")
+        let page = ChangesPage(feed: feed, start: start, state: state, fuel: fuel, limit: limit)
         var count = 0
-        var hasMore = false
-        var last: ChangeCursor?
-        for event in start.map({ feed.events(after: $0) }) ?? feed.events[...] {
-            if let state, event.state != state { continue }
-            if let fuel, let eventFuel = event.fuel, eventFuel != fuel { continue }
-            if count == limit { hasMore = true; break }
+        for event in page.items {
             if count > 0 { json.raw(",") }
             count += 1
-            Self.write(event, slot: view.snapshot.slot(of: event.station), rendered: rendered, into: &json)
-            last = ChangeCursor(after: event)
+            let slot = view.snapshot.slot(of: event.station)
+            let standing = event.fuel.flatMap { fuel in slot.map { view.index.standing(fuel, slot: $0) } } ?? []
+            Self.write(event, slot: slot, standing: standing, rendered: rendered, into: &json)
         }
+        let hasMore = page.hasMore
+        let last = page.last
         // An empty page hands back where it stood (or the feed's end, from the beginning), so the client keeps its place.
-        let next = (last ?? start ?? feed.end).token
-        let page = MetaDTO.CursorPage(
+        // A `since` past the feed's end (a clock ahead, a typo) hands back the end, never a cursor from the future.
+        let next = (last ?? start.map { ChangeHorizon.isFromTheFuture($0, feed: feed, wall: context.clock()) ? feed.end : $0 } ?? feed.end).token
+        let cursorPage = MetaDTO.CursorPage(
             since: since.map(ISOTimestamp.string), hasMore: hasMore, nextCursor: next, syncToken: feed.end.token)
-        let meta = MetaDTO(view.extra.meta(for: state), total: count, limit: limit, cursor: page)
+        let meta = MetaDTO(view.extra.meta(for: state), total: count, limit: limit, cursor: cursorPage)
         json.raw("],\"meta\":")
         json.raw(try JSONCoding.encode(meta))
         json.raw("}")
@@ -129,7 +133,7 @@ struct PricesController: RouteCollection {
             + "may lose them): fetch /v1/stations in full and sync from its meta.sync_token"
     }
 
-    private static func write(_ event: ChangeEvent, slot: Int?, rendered: RenderedSnapshot, into json: inout JSONWriter) {
+    private static func write(_ event: ChangeEvent, slot: Int?, standing: PriceStanding, rendered: RenderedSnapshot, into json: inout JSONWriter) {
         switch event.kind {
         case .price, .priceRemoved: json.raw("{\"type\":\"price\",\"station_id\":")
         case .station, .stationRemoved: json.raw("{\"type\":\"station\",\"station_id\":")
@@ -145,6 +149,8 @@ struct PricesController: RouteCollection {
             json.price(change.price)
             json.raw(",\"updated_at\":")
             json.string(ISOTimestamp.string(change.updatedAt))
+            if standing.contains(.stale) { json.raw(",\"stale\":true") }
+            if standing.contains(.implausible) { json.raw(",\"implausible\":true") }
         case .priceRemoved(let fuel):
             json.raw(",\"fuel\":")
             json.string(fuel.rawValue)

@@ -11,11 +11,12 @@ struct ReferenceController: RouteCollection {
     }
 
     func fuels(_ request: Request) throws -> Response {
-        context.store.current.extra.reference.fuels
+        _ = try QueryParameters(request, allowing: .fuels)
+        return context.store.current.extra.reference.fuels
     }
 
     func brands(_ request: Request) throws -> Response {
-        let state = try QueryParameters(request).state()
+        let state = try QueryParameters(request, allowing: .brands).state()
         return context.store.current.extra.reference.brands(in: state)
     }
 }

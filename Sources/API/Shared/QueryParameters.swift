@@ -8,6 +8,12 @@ struct QueryParameters {
 
     init(_ request: Request) { query = request.query }
 
+    /// Refuses any parameter `known` does not list (a 400 naming it), then reads as above.
+    init(_ request: Request, allowing known: KnownParameters) throws {
+        query = request.query
+        try known.check(query)
+    }
+
     static let maxIDs = 100
 
     /// Every parameter is single-valued: a name given twice is ambiguous, so it is refused rather than guessed.
@@ -128,6 +134,32 @@ struct QueryParameters {
             }
             return id
         }
+    }
+
+    /// `q=bond jun`: the words to search names, brands and suburbs for (`SearchText`).
+    func searchWords(_ name: String = "q") throws -> [String] {
+        guard let raw = try string(name) else { return [] }
+        guard raw.count <= SearchText.maxQueryLength else { throw bad("\(name) takes at most \(SearchText.maxQueryLength) characters") }
+        let words = SearchText.words(raw)
+        guard !words.isEmpty else { throw bad("\(name) must contain a letter or digit, e.g. \(name)=bondi junction") }
+        guard words.count <= SearchText.maxQueryWords else { throw bad("\(name) takes at most \(SearchText.maxQueryWords) words, got \(words.count)") }
+        return words
+    }
+
+    /// `postcode=2026`: four digits.
+    func postcode(_ name: String = "postcode") throws -> String? {
+        guard let raw = try string(name) else { return nil }
+        guard raw.utf8.count == 4, raw.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw bad("\(name) must be an Australian postcode of 4 digits, e.g. \(name)=2026, got '\(raw.prefix(20))'")
+        }
+        return raw
+    }
+
+    /// One station id (`after=3370`).
+    func stationID(_ name: String) throws -> StationID? {
+        guard let raw = try string(name) else { return nil }
+        guard let id = StationID(raw[...]) else { throw bad("\(name) must be a station id (a positive whole number), got '\(raw)'") }
+        return id
     }
 
     func date(_ name: String) throws -> Date? {

@@ -17,7 +17,7 @@ struct StationsController: RouteCollection {
     }
 
     func list(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .stations)
         let near = try params.coordinate()
         let radius = try params.double("radius_km", in: 0.1...Self.maxRadiusKm)
         if radius != nil && near == nil { throw params.bad("radius_km needs near=lat,lng") }
@@ -30,6 +30,9 @@ struct StationsController: RouteCollection {
             limit: try params.int("limit", in: 1...Self.maxLimit, default: ids.map { max(1, Set($0).count) } ?? StationQuery.defaultLimit),
             offset: try params.int("offset", in: 0...1_000_000, default: 0)
         )
+        query.after = try params.stationID("after")
+        query.text = try params.searchWords()
+        query.postcode = try params.postcode()
         query.fuels = try params.fuels()
         query.brands = try params.list("brand")
         query.excludedBrands = try params.list("exclude_brand")
@@ -60,10 +63,11 @@ struct StationsController: RouteCollection {
         let missing = ids.map { view.index.unknownIDs($0) }
         return StationListBody.response(
             page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing,
-            openNow: OpenNowJudge(clocks: view.extra.clocks, wall: wall))
+            openNow: OpenNowJudge(clocks: view.extra.clocks, wall: wall), keyset: query.isIDOrder)
     }
 
     func detail(_ request: Request) throws -> Response {
+        _ = try QueryParameters(request, allowing: .station)
         let raw = request.parameters.get("id") ?? ""
         let view = context.store.current
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
@@ -78,7 +82,7 @@ enum StationListBody {
     /// `missing`: requested ids this snapshot does not hold (`meta.missing`, written only for `ids=` requests).
     static func response(
         page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil,
-        openNow: OpenNowJudge
+        openNow: OpenNowJudge, keyset: Bool = false
     ) -> Response {
         let rendered = view.extra
         let meta = rendered.meta(for: state)
@@ -104,6 +108,7 @@ enum StationListBody {
             hash.combine(rendered.hashes[slot])
         }
         meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
+            if keyset { KeysetPaging.writeNextAfter(page, entries: view.snapshot.entries, into: &json) }
             guard let missing else { return }
             json.raw(",\"missing\":[")
             for (index, id) in missing.enumerated() {

@@ -3,8 +3,8 @@ import Fuel
 import HTTP
 
 /// `GET /v1/summary?state=XX&fuel=U91[&near=lat,lng]`: one widget's worth in one call, at most 1,500 bytes.
-/// The answer without `near` is rendered once per snapshot (and advice boundary); with `near` only the three
-/// cheapest stations around the point are found per request.
+/// Everything but the three cheapest stations is rendered once per snapshot (and advice boundary); those are found
+/// per request, since whether a station is open changes with the minute.
 struct SummaryController: RouteCollection {
     let context: PettyContext
     let advice: AdviceCache
@@ -15,13 +15,31 @@ struct SummaryController: RouteCollection {
     /// Station names are shortened to this many characters, so three of them fit the byte budget.
     static let maxNameCharacters = 40
     static let maxBytes = 1_500
+    /// And to this many UTF-8 bytes (the ellipsis included): three names of 40 three-byte characters would not fit
+    /// beside each station's access facts.
+    static let maxNameBytes = 90
+
+    static func shortened(_ name: String) -> String {
+        guard name.count > maxNameCharacters || name.utf8.count > maxNameBytes else { return name }
+        var kept = ""
+        var count = 0
+        var bytes = "…".utf8.count
+        for character in name {
+            let size = character.utf8.count
+            if count + 1 >= maxNameCharacters || bytes + size > maxNameBytes { break }
+            kept.append(character)
+            count += 1
+            bytes += size
+        }
+        return kept + "…"
+    }
 
     func boot(routes: RoutesBuilder) throws {
         routes.get("v1", "summary", use: summary)
     }
 
     func summary(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .summary)
         guard let state = try params.state() else {
             throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -32,16 +50,32 @@ struct SummaryController: RouteCollection {
         let city = near.flatMap(MetroArea.containing)
         let board = advice.board(for: view, cities: [MetroArea.capital(of: state), city ?? .perth].compactMap { $0 }, context: context)
         let parts = board.summaries.parts(StateFuel(state, fuel)) { SummaryParts(view: view, board: board, state: state, fuel: fuel) }
-        guard let near else { return parts.response }
+        // The cheapest three follow `/v1/prices/cheapest`'s access rule (no station known to be closed now, no
+        // members-only one), judged per request like `open_now` itself, so they are never part of the cached parts.
+        let openNow = OpenNowJudge(clocks: view.extra.clocks, wall: context.clock())
+        let access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: openNow.clocks, wall: openNow.wall)
         var json = JSONWriter(capacity: Self.maxBytes)
         json.raw(parts.head)
         json.raw(",\"advice\":")
-        json.raw(city.map { board.fragments[MetroFuel($0, fuel)]! } ?? board.nearbyFragment(fuel: fuel, near: near, snapshot: view.snapshot) ?? board.outsideFragments[fuel]!)
+        if let near {
+            json.raw(city.map { board.fragments[MetroFuel($0, fuel)]! } ?? board.nearbyFragment(fuel: fuel, near: near, snapshot: view.snapshot) ?? board.outsideFragments[fuel]!)
+        } else if let capital = MetroArea.capital(of: state) {
+            json.raw(board.fragments[MetroFuel(capital, fuel)]!)
+        } else {
+            json.null()
+        }
         json.raw(",\"cheapest\":[")
-        let page = try? view.index.cheapest(fuel: fuel, near: near, radiusKm: Self.nearRadiusKm, limit: Self.cheapestCount)
+        let page = try? view.index.cheapest(
+            fuel: fuel, near: near, radiusKm: near == nil ? nil : Self.nearRadiusKm, state: near == nil ? state : nil,
+            limit: Self.cheapestCount, access: access)
         for (position, match) in (page?.matches ?? []).enumerated() {
             if position > 0 { json.raw(",") }
-            Self.write(match, fuel: fuel, into: &json)
+            Self.write(match, fuel: fuel, openNow: openNow(match.station), into: &json)
+        }
+        guard let near else {
+            json.raw("],\"near\":null")
+            json.raw(parts.tail)
+            return Self.response(json, lastModified: view.extra.lastModified)
         }
         json.raw("],\"near\":{\"lat\":")
         json.decimal(near.latitude, places: 5)
@@ -51,33 +85,40 @@ struct SummaryController: RouteCollection {
         json.decimal(Self.nearRadiusKm, places: 1)
         json.raw("}")
         json.raw(parts.tail)
-        var hash = FNV1a()
-        hash.combine(json.bytes)
-        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: view.extra.lastModified)
+        return Self.response(json, lastModified: view.extra.lastModified)
     }
 
-    /// `{"id":1,"name":"...","price":189.9,"distance_km":1.23}` (`null` distance without `near`).
-    static func write(_ match: StationMatch, fuel: FuelType, into json: inout JSONWriter) {
+    static func response(_ json: JSONWriter, lastModified: String) -> Response {
+        var hash = FNV1a()
+        hash.combine(json.bytes)
+        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: lastModified)
+    }
+
+    /// `{"id":1,"name":"...","price":189.9,"distance_km":1.23,"open_now":true,"membership_required":false}`
+    /// (`null` distance without `near`; `null` access facts where the provider says nothing).
+    static func write(_ match: StationMatch, fuel: FuelType, openNow: Bool?, into json: inout JSONWriter) {
         json.raw("{\"id\":")
         json.int(Int(match.entry.id.rawValue))
         json.raw(",\"name\":")
-        let name = match.station.name
-        json.string(name.count > maxNameCharacters ? String(name.prefix(maxNameCharacters - 1)) + "…" : name)
+        json.string(shortened(match.station.name))
         json.raw(",\"price\":")
         if let price = match.price ?? match.entry.price(of: fuel) { json.price(price.price) } else { json.null() }
         json.raw(",\"distance_km\":")
         if let distance = match.distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
+        StationEncoding.writeOpenNow(openNow, into: &json)
+        json.raw(",\"membership_required\":")
+        StationEncoding.writeOptional(match.station.access?.membershipRequired, into: &json)
         json.raw("}")
     }
 }
 
-/// The parts of a summary that do not depend on `near`, for one state and fuel, and the whole answer without it.
+/// The parts of a summary that depend on neither `near` nor the instant (the cheapest stations' `open_now`), for one
+/// state and fuel.
 struct SummaryParts: Sendable {
     /// `{"data":{` up to the tomorrow counts (no trailing comma).
     let head: [UInt8]
     /// `},"meta":{...}}`
     let tail: [UInt8]
-    let response: Response
 
     init(view: PettyView, board: AdviceBoard, state: AustralianState, fuel: FuelType) {
         var json = JSONWriter(capacity: 512)
@@ -126,22 +167,6 @@ struct SummaryParts: Sendable {
         view.extra.meta(for: state).write(into: &end)
         end.raw("}")
         tail = end.bytes
-
-        var body = JSONWriter(capacity: SummaryController.maxBytes)
-        body.raw(head)
-        body.raw(",\"advice\":")
-        if let city = MetroArea.capital(of: state) { body.raw(board.fragments[MetroFuel(city, fuel)]!) } else { body.null() }
-        body.raw(",\"cheapest\":[")
-        let page = try? view.index.cheapest(fuel: fuel, state: state, limit: SummaryController.cheapestCount)
-        for (position, match) in (page?.matches ?? []).enumerated() {
-            if position > 0 { body.raw(",") }
-            SummaryController.write(match, fuel: fuel, into: &body)
-        }
-        body.raw("],\"near\":null")
-        body.raw(tail)
-        var hash = FNV1a()
-        hash.combine(body.bytes)
-        response = JSONResponse.make(body: body.bytes, etag: "W/" + hash.etag, lastModified: view.extra.lastModified, memoized: true)
     }
 
     /// The newest daily average minus the one seven days before it; nil when either day is missing.

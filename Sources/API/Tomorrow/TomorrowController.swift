@@ -14,7 +14,7 @@ struct TomorrowController: RouteCollection {
     }
 
     func tomorrow(_ request: Request) throws -> Response {
-        let params = QueryParameters(request)
+        let params = try QueryParameters(request, allowing: .tomorrow)
         let state = try params.state() ?? .WA
         let fuel = try params.fuel()
         let near = try params.coordinate()

@@ -29,6 +29,8 @@ public struct SlotPage: Hashable, Sendable {
     public var limit: Int
     public var offset: Int
     public var hits: [Hit]
+    /// Whether matches follow this page (what keyset paging's `next_after` needs).
+    public var hasMore = false
 }
 
 extension FuelIndex {
@@ -40,6 +42,8 @@ extension FuelIndex {
         /// +infinity when unknown.
         var distance: Double
         var price: Int
+        /// 0 for the best `q` match (whole words), 1 for prefixes; 0 without `q`.
+        var rank: Int = 0
     }
 
     /// Runs a query: candidates come from the narrowest index (ids, grid, box, state list), then filters,
@@ -91,14 +95,25 @@ extension FuelIndex {
 
         // The plain listing (everything, or one state, in id order) needs no per-station work at all.
         if query.ids == nil, query.near == nil, query.bbox == nil, wantedBrands == nil, excludedBrands.isEmpty, query.fuels.isEmpty,
-           query.sort == nil, query.access == nil {
+           query.sort == nil, query.access == nil, query.text.isEmpty, query.postcode == nil {
             let listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
-            let start = min(query.offset, listed.count)
+            var start = min(query.offset, listed.count)
+            if let after = query.after {
+                var low = 0, high = listed.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if entries[listed[middle]].id <= after { low = middle + 1 } else { high = middle }
+                }
+                start = low
+            }
             let hits = listed[start..<min(listed.count, start + query.limit)].map { SlotPage.Hit(slot: $0, distanceKm: nil) }
-            return SlotPage(total: listed.count, limit: query.limit, offset: query.offset, hits: hits)
+            return SlotPage(total: listed.count, limit: query.limit, offset: query.offset, hits: hits, hasMore: start + hits.count < listed.count)
         }
 
+        let textMatches = query.text.isEmpty ? nil : search.matches(query.text)
         var candidates: [Candidate] = []
+        // With `after`, matches up to it still count in `total` (the whole result, as with offset).
+        var before = 0
         func add(_ slot: Int, order: Int, distance: Double = .infinity) {
             if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
             if let wantedBrands, !wantedBrands.contains(brandNumbers[slot]) { return }
@@ -119,7 +134,14 @@ extension FuelIndex {
                 if let radius = query.radiusKm, !(distance <= radius) { return }
             }
             if let bbox = query.bbox, !bbox.contains(entries[slot].station.location) { return }
-            candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price))
+            if let postcode = query.postcode, entries[slot].station.postcode != postcode { return }
+            var rank = 0
+            if let textMatches {
+                if textMatches[slot] == .none { return }
+                rank = textMatches[slot] == .whole ? 0 : 1
+            }
+            if let after = query.after, entries[slot].id <= after { before += 1; return }
+            candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price, rank: rank))
         }
 
         if let ids = query.ids {
@@ -132,6 +154,8 @@ extension FuelIndex {
             for hit in spatial.near(near, radiusKm: radius) { add(hit.slot, order: hit.slot, distance: hit.distanceKm) }
         } else if let bbox = query.bbox {
             for slot in spatial.within(bbox) { add(slot, order: slot) }
+        } else if let postcode = query.postcode {
+            for slot in search.slots(inPostcode: postcode) { add(slot, order: slot) }
         } else if let state = query.state {
             for slot in slots(in: state) { add(slot, order: slot) }
         } else {
@@ -143,16 +167,16 @@ extension FuelIndex {
         let needed = min(candidates.count, query.offset + query.limit)
         switch query.sort ?? (query.near != nil ? .distance : nil) {
         case .distance:
-            candidates.selectFirst(needed) { ($0.distance, $0.slot) < ($1.distance, $1.slot) }
+            candidates.selectFirst(needed) { ($0.rank, $0.distance, $0.slot) < ($1.rank, $1.distance, $1.slot) }
         case .price:
-            candidates.selectFirst(needed) { ($0.price, $0.distance, $0.slot) < ($1.price, $1.distance, $1.slot) }
+            candidates.selectFirst(needed) { ($0.rank, $0.price, $0.distance, $0.slot) < ($1.rank, $1.price, $1.distance, $1.slot) }
         case .name:
-            let rank = nameRank
-            candidates.selectFirst(needed) { rank[$0.slot] < rank[$1.slot] }
+            let names = nameRank
+            candidates.selectFirst(needed) { ($0.rank, names[$0.slot]) < ($1.rank, names[$1.slot]) }
         case nil:
-            // Slot order is id order; most sources already yield it.
-            if !candidates.isSorted(by: { $0.order < $1.order }) {
-                candidates.selectFirst(needed) { $0.order < $1.order }
+            // Slot order is id order; most sources already yield it. `q` ranks whole-word matches first.
+            if !candidates.isSorted(by: { ($0.rank, $0.order) < ($1.rank, $1.order) }) {
+                candidates.selectFirst(needed) { ($0.rank, $0.order) < ($1.rank, $1.order) }
             }
         }
 
@@ -161,7 +185,7 @@ extension FuelIndex {
         let hits = candidates[start..<end].map { candidate in
             SlotPage.Hit(slot: candidate.slot, distanceKm: candidate.distance.isFinite ? candidate.distance : nil)
         }
-        return SlotPage(total: candidates.count, limit: query.limit, offset: query.offset, hits: hits)
+        return SlotPage(total: candidates.count + before, limit: query.limit, offset: query.offset, hits: hits, hasMore: end < candidates.count)
     }
 
     /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state.

@@ -25,6 +25,8 @@ public final class FuelIndex: Sendable {
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
     let timeline: [PriceChange]
+    /// Words of names, brands and suburbs, and postcodes (`q=`, `postcode=`).
+    public let search: StationSearchIndex
 
     public init(snapshot: Snapshot, cellDegrees: Double = 0.1) {
         self.snapshot = snapshot
@@ -66,6 +68,7 @@ public final class FuelIndex: Sendable {
         var rank = [Int32](repeating: 0, count: entries.count)
         for (position, slot) in order.enumerated() { rank[slot] = Int32(position) }
         nameRank = rank
+        search = StationSearchIndex(snapshot: snapshot)
 
         var timeline: [PriceChange] = []
         timeline.reserveCapacity(snapshot.priceCount)

@@ -26,6 +26,14 @@ public struct StationQuery: Hashable, Sendable {
     public var sort: Sort?
     public var limit: Int
     public var offset: Int
+    /// Keyset paging: only stations with a greater id (the previous page's last, `meta.next_after`). Ids only
+    /// grow, so a station removed or added between pages shifts nothing; needs the id order (no `sort`, `near`, `ids`).
+    public var after: StationID?
+    /// `q=`: words (`SearchText.words`) that must each start a word of the name, brand or suburb; matches of whole
+    /// words rank first, then the requested order. Empty: no text filter.
+    public var text: [String] = []
+    /// `postcode=`: exact.
+    public var postcode: String?
 
     public static let defaultLimit = 50
     public static let maximumLimit = 500
@@ -73,7 +81,14 @@ public struct StationQuery: Hashable, Sendable {
         }
         guard (1...Self.maximumLimit).contains(limit) else { throw .invalidLimit }
         guard offset >= 0 else { throw .invalidOffset }
+        if after != nil {
+            guard isIDOrder else { throw .afterNeedsIDOrder }
+            guard offset == 0 else { throw .afterWithOffset }
+        }
     }
+
+    /// Whether results come in id order, the order `after` pages through.
+    public var isIDOrder: Bool { sort == nil && near == nil && ids == nil && text.isEmpty }
 
     /// Case folding for brand and name comparison.
     /// Case-insensitive, space-trimmed form for brand and name matching. Runs for every station on every
@@ -101,6 +116,8 @@ public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidRadius
     case invalidLimit
     case invalidOffset
+    case afterNeedsIDOrder
+    case afterWithOffset
 
     public var description: String {
         switch self {
@@ -112,6 +129,8 @@ public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidRadius: "radius_km must be a positive number"
         case .invalidLimit: "limit must be within 1...\(StationQuery.maximumLimit)"
         case .invalidOffset: "offset must not be negative"
+        case .afterNeedsIDOrder: "after pages through the id order: it cannot be combined with sort, near, ids or q"
+        case .afterWithOffset: "after replaces offset: give one or the other"
         }
     }
 }

@@ -85,6 +85,7 @@ public struct ChangeLog: Hashable, Sendable {
             }
             next.removals.sort { ($0.at, $0.station, $0.fuel?.ordinal ?? -1) < ($1.at, $1.station, $1.fuel?.ordinal ?? -1) }
         }
+        next.stampStandingChanges(from: old, to: new, at: now)
         // Removals past retention go; the horizon moves to the newest one dropped, so only a cursor that could have
         // needed it is refused.
         let cutoff = now.addingTimeInterval(-Self.retention)
