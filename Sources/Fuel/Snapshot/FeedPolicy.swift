@@ -14,7 +14,6 @@ public enum FeedPolicy {
     public static let absencesBeforeRemoval = 3
     /// Feeds in a row that must show a growth beyond `growthAllowed` before it is accepted.
     public static let confirmationsForGrowth = 3
-    static let growthReasonPrefix = "implausible growth"
 
     /// How many more stations than `known` one feed may bring.
     public static func growthAllowed(known: Int) -> Int { max(25, known / 4) }
