@@ -7,6 +7,7 @@ package func routes(_ app: Application, context: PettyContext, version: String, 
     try app.register(collection: StationsController(context: context))
     try app.register(collection: PricesController(context: context))
     try app.register(collection: AveragesController(context: context))
+    try app.register(collection: TrendsController(context: context))
     try app.register(collection: ReferenceController(context: context))
     try app.register(collection: StationHistoryController(context: context))
     try app.register(collection: TomorrowController(context: context))

@@ -73,6 +73,20 @@ import Testing
         #expect(advice.reason.contains("c/L on \(points.last!.day), up"))
     }
 
+    /// Below half of the cycle but neither rising nor falling: only a rise from the low says fill up (fails if
+    /// "rising" is read as "not falling").
+    @Test func aSteadyMarketBelowHalfTheCycleSaysWait() throws {
+        // Up from the trough to 182.0 and holding there: 40 % of the way from 170 to 200.
+        let points = Self.sawtooth(cycles: 2) + Self.points([170, 182, 182, 182, 182], from: Self.start.advanced(by: 28))
+        let advice = Self.advice(points)
+        let cycle = try #require(advice.reading?.cycle)
+        #expect(cycle.direction == .steady)
+        #expect(abs(cycle.position - 0.4) < 0.001)
+        #expect(cycle.position > CycleAdvice.Rule.standard.fillAtOrBelow && cycle.position < CycleAdvice.Rule.standard.fillWhileRisingBelow)
+        #expect(advice.verdict == .wait)
+        #expect(advice.reason.contains("steady"))
+    }
+
     @Test func justAfterThePeakItSaysWait() {
         let points = Self.sawtooth(cycles: 2) + Self.points([170, 185, 200, 197.5], from: Self.start.advanced(by: 28))
         let advice = Self.advice(points)

@@ -2,16 +2,12 @@ import Foundation
 import Fuel
 import HTTP
 
-/// `GET /v1/averages` and `GET /v1/trends`.
+/// `GET /v1/averages`: the current average, median, min and max per state and fuel (WA with its regions).
 struct AveragesController: RouteCollection {
     let context: PettyContext
 
-    static let defaultTrendDays = 30
-    static let maxTrendDays = 90
-
     func boot(routes: RoutesBuilder) throws {
         routes.get("v1", "averages", use: averages)
-        routes.get("v1", "trends", use: trends)
     }
 
     func averages(_ request: Request) throws -> Response {
@@ -28,25 +24,5 @@ struct AveragesController: RouteCollection {
             .map(AverageDTO.init)
         let meta = MetaDTO(view.extra.meta(for: state), total: rows.count)
         return try JSONResponse.content(Envelope(data: rows, meta: meta), lastModified: view.extra.lastModified)
-    }
-
-    func trends(_ request: Request) throws -> Response {
-        let params = try QueryParameters(request, allowing: .trends)
-        guard let state = try params.state() else {
-            throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        let fuel = try params.requiredFuel()
-        let days = try params.int("days", in: 1...Self.maxTrendDays, default: Self.defaultTrendDays)
-        let view = context.store.current
-        let trend = view.history.trend(state: state, fuel: fuel, days: days)
-        let dto = TrendDTO(
-            state: state.rawValue, fuel: fuel.rawValue, days: days, through: trend.through,
-            points: trend.points.map {
-                .init(day: $0.day, average: Rounded($0.average), min: CentsValue($0.min), max: CentsValue($0.max), stationCount: $0.stationCount)
-            },
-            cycle: trend.cycle.map {
-                .init(position: Rounded($0.position), direction: $0.direction.rawValue, change: Rounded($0.change), low: Rounded($0.low), high: Rounded($0.high))
-            })
-        return try JSONResponse.content(Envelope(data: dto, meta: MetaDTO(view.extra.meta(for: state))), lastModified: view.extra.lastModified, maxAge: 300)
     }
 }

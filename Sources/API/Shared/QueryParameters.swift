@@ -15,6 +15,7 @@ struct QueryParameters {
     }
 
     static let maxIDs = 100
+    static let maxListItems = 100
 
     /// Every parameter is single-valued: a name given twice is ambiguous, so it is refused rather than guessed.
     /// Lists are comma-separated inside one value (`list`).
@@ -28,7 +29,8 @@ struct QueryParameters {
         return trimmed
     }
 
-    func state(_ name: String = "state") throws -> AustralianState? {
+    func state() throws -> AustralianState? {
+        let name = "state"
         guard let raw = try string(name) else { return nil }
         guard let state = AustralianState(rawValue: raw.uppercased()) else {
             throw bad("Unknown \(name) '\(raw)'; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -36,7 +38,8 @@ struct QueryParameters {
         return state
     }
 
-    func fuel(_ name: String = "fuel") throws -> FuelType? {
+    func fuel() throws -> FuelType? {
+        let name = "fuel"
         guard let raw = try string(name) else { return nil }
         guard let fuel = FuelType(rawValue: raw.uppercased()) else {
             throw bad("Unknown \(name) '\(raw)'; valid codes: \(FuelType.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -45,7 +48,8 @@ struct QueryParameters {
     }
 
     /// `fuel=U91,E10`: any of several fuels, duplicates dropped, in the order given.
-    func fuels(_ name: String = "fuel") throws -> [FuelType] {
+    func fuels() throws -> [FuelType] {
+        let name = "fuel"
         var fuels: [FuelType] = []
         for raw in try list(name) {
             guard let fuel = FuelType(rawValue: raw.uppercased()) else {
@@ -57,7 +61,8 @@ struct QueryParameters {
     }
 
     /// A comma-separated list in one value (`brand=Shell,BP`); every item must be non-empty. Empty when absent.
-    func list(_ name: String, maxItems: Int = 100) throws -> [String] {
+    func list(_ name: String) throws -> [String] {
+        let maxItems = Self.maxListItems
         guard let raw = try string(name) else { return [] }
         let items = raw.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmedSpaces)
         guard !items.contains(where: \.isEmpty) else { throw bad("\(name) must be a comma-separated list with no empty items, got '\(raw)'") }
@@ -74,15 +79,17 @@ struct QueryParameters {
         }
     }
 
-    func requiredFuel(_ name: String = "fuel") throws -> FuelType {
-        guard let fuel = try fuel(name) else {
+    func requiredFuel() throws -> FuelType {
+        let name = "fuel"
+        guard let fuel = try fuel() else {
             throw bad("\(name) is required; valid codes: \(FuelType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return fuel
     }
 
     /// `near=lat,lng`
-    func coordinate(_ name: String = "near") throws -> Coordinate? {
+    func coordinate() throws -> Coordinate? {
+        let name = "near"
         guard let raw = try string(name) else { return nil }
         let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2, let lat = Double(parts[0].trimmedSpaces),
@@ -110,7 +117,8 @@ struct QueryParameters {
     }
 
     /// `bbox=minLat,minLng,maxLat,maxLng`
-    func boundingBox(_ name: String = "bbox") throws -> BoundingBox? {
+    func boundingBox() throws -> BoundingBox? {
+        let name = "bbox"
         guard let raw = try string(name) else { return nil }
         let numbers = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmedSpaces) }
         guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
@@ -124,7 +132,8 @@ struct QueryParameters {
     }
 
     /// `ids=1,2,3` (favourites), at most 100.
-    func ids(_ name: String = "ids") throws -> [StationID]? {
+    func ids() throws -> [StationID]? {
+        let name = "ids"
         guard let raw = try string(name) else { return nil }
         let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count <= Self.maxIDs else { throw bad("\(name) takes at most \(Self.maxIDs) ids, got \(parts.count)") }

@@ -39,11 +39,6 @@ public enum BenchmarkFacade {
         }
     }
 
-    /// Encoded size of the binary snapshot (`SnapshotCodec`), for reporting.
-    public static func encodedSnapshotSize(_ snapshot: Snapshot) throws -> Int {
-        try SnapshotCodec.encode(snapshot).count
-    }
-
     private static func directory(_ path: String) -> DataDirectory {
         DataDirectory(path: path, logger: quietLogger)
     }

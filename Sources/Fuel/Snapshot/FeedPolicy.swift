@@ -17,7 +17,6 @@ public enum FeedPolicy {
     public static let minimumAbsence: TimeInterval = 24 * 3_600
     /// Feeds in a row that must show a growth beyond `growthAllowed` before it is accepted.
     public static let confirmationsForGrowth = 3
-    static let growthReasonPrefix = "implausible growth"
 
     /// How many stations the registry has never seen one feed may bring (a station returning under its own id is
     /// never growth).

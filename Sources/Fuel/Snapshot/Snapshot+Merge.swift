@@ -64,11 +64,11 @@ extension Snapshot {
         }
 
         if !update.isDelta && !tomorrowOnly {
-            if let reason = staleness(of: update, at: now)
+            if let refusal = staleness(of: update, at: now)
                 ?? implausibility(of: input, update: update, known: known, previous: previous, registry: resolvedRegistry)
             {
-                report.outcome = .rejected(reason: reason)
-                return MergeResult(snapshot: remembering(rejection: reason, of: provider, previous: previous), registry: registry, report: report)
+                report.outcome = .rejected(reason: refusal.description)
+                return MergeResult(snapshot: remembering(refusal, of: provider, previous: previous), registry: registry, report: report)
             }
         }
 
@@ -112,19 +112,19 @@ extension Snapshot {
 
     /// A rejected feed leaves the data as it was. Only a growth rejection is remembered (the count of feeds in a
     /// row that showed the growth), in the status without a new version: ETags and `Last-Modified` stay.
-    private func remembering(rejection reason: String, of provider: ProviderID, previous: ProviderStatus?) -> Snapshot {
-        let growth = reason.hasPrefix(FeedPolicy.growthReasonPrefix)
+    private func remembering(_ refusal: MergeRefusal, of provider: ProviderID, previous: ProviderStatus?) -> Snapshot {
+        let growth = refusal.isGrowth
         guard growth || previous?.growthRejections != nil, var status = previous else { return self }
         status.growthRejections = growth ? (status.growthRejections ?? 0) + 1 : nil
         return Snapshot(version: version, changedAt: changedAt, entries: entries, statuses: statuses.filter { $0.provider != provider } + [status])
     }
 
     /// Why a day-dated full update is stale at `now`, or nil.
-    private func staleness(of update: ProviderUpdate, at now: Date) -> String? {
+    private func staleness(of update: ProviderUpdate, at now: Date) -> MergeRefusal? {
         guard let day = update.tradingDay else { return nil }
         let current = WATradingDay.tradingDay(containing: now)
         guard day < current else { return nil }
-        return "stale feed: dated \(day), but the trading day \(current) has started; keeping the prices held"
+        return .stale(day: "\(day)", current: "\(current)")
     }
 
     /// The next-day prices `entries` hold: the same publication as before when the day is unchanged.
@@ -143,16 +143,12 @@ extension Snapshot {
 
     private func implausibility(
         of input: MergeInput, update: ProviderUpdate, known: Int, previous: ProviderStatus?, registry: StationRegistry
-    ) -> String? {
-        if update.stations.isEmpty && update.prices.isEmpty {
-            return "empty update: no stations and no prices"
-        }
-        if input.prices.isEmpty {
-            return "no plausible prices in a full update (\(input.outliers) outliers dropped)"
-        }
+    ) -> MergeRefusal? {
+        if update.stations.isEmpty && update.prices.isEmpty { return .empty }
+        if input.prices.isEmpty { return .noPlausiblePrices(outliers: input.outliers) }
         let servesSample = previous?.source == .sample
         if !servesSample && input.stationCount * 2 < known {
-            return "implausible update: \(input.stationCount) stations, fewer than half of the \(known) known"
+            return .shrank(stations: input.stationCount, known: known)
         }
         // Ghost stations must not get in, or every real feed after them looks like "fewer than half".
         let allowed = FeedPolicy.growthAllowed(known: known)
@@ -160,10 +156,7 @@ extension Snapshot {
         let unseen = input.stationOrder.lazy.filter { registry.id(for: $0) == nil && registry.aliasedID(for: $0) == nil }.count
         if !servesSample, known > 0, input.stationCount > known + allowed, unseen > allowed {
             let confirmed = (previous?.growthRejections ?? 0) >= FeedPolicy.confirmationsForGrowth - 1
-            if !confirmed {
-                return "\(FeedPolicy.growthReasonPrefix): \(input.stationCount) stations, \(known) known (at most \(allowed) new at once; "
-                    + "accepted when \(FeedPolicy.confirmationsForGrowth) feeds in a row show it)"
-            }
+            if !confirmed { return .growth(stations: input.stationCount, known: known, allowed: allowed) }
         }
         return nil
     }

@@ -15,7 +15,6 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     public private(set) var routes: [Route] = []
     public private(set) var services: [any Service] = []
     private var serviceGroup: ServiceGroup?
-    private var shutdownHooks: [() -> Void] = []
     private var httpServer: HTTPServer?
     private var frozenResponder: DefaultResponder?
 
@@ -39,11 +38,6 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
 
     public func register(service: any Service) {
         services.append(service)
-    }
-
-    /// Runs after the server has drained, before the process exits (e.g. persist state).
-    public func onShutdown(_ hook: @escaping () -> Void) {
-        shutdownHooks.append(hook)
     }
 
     /// The responder every request goes through, built once.
@@ -78,20 +72,17 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     /// The one shutdown order, safe to call twice: the listener closes (new connections are refused at once),
     /// in-flight requests finish within the grace period, services are cancelled and awaited in reverse
     /// registration order (so the first registered, persistence, stops last and saves after every writer has
-    /// stopped), then the hooks run.
+    /// stopped). Work that must happen at shutdown is a service's: it runs when its `run()` is cancelled.
     public func shutdown() {
         httpServer?.shutdown()
         httpServer = nil
         serviceGroup?.stop()
         serviceGroup = nil
         services = []
-        let hooks = shutdownHooks
-        shutdownHooks = []
-        hooks.forEach { $0() }
     }
 
     /// The signals `run()` answers with a graceful shutdown. SIGHUP is among them: we have no configuration to
-    /// reload, and its default action would kill the process without draining or running the shutdown hooks.
+    /// reload, and its default action would kill the process without draining or stopping the services.
     public static let stopSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
 
     /// Starts, then blocks until one of `stopSignals` arrives, then shuts down gracefully.

@@ -4,6 +4,11 @@ import Synchronization
 /// Runs services, each in its own task, and stops them in reverse order: each is cancelled and awaited before
 /// the one registered before it, so the first registered (persistence) stops last, after every writer.
 /// Each runs on its own `ServiceExecutor`, so stopping never waits for a free thread in the cooperative pool.
+///
+/// A service whose `run()` throws (anything but `CancellationError`) is logged at error level and stays stopped:
+/// nothing restarts it and the server keeps serving without it. Shutdown still cancels and awaits the others in
+/// order. A service that must not die quietly handles its own errors inside `run()` (the pollers and persistence
+/// retry with backoff and report failures in `/health`). A throw from `prepare()` stops `start()` instead.
 public final class ServiceGroup: Sendable {
     public let services: [any Service]
     private let logger: Logger

@@ -51,12 +51,3 @@ public enum JSONCoding {
         return decoder
     }
 }
-
-extension Request {
-    /// Decodes a JSON body; a malformed body is a 400 that says why.
-    public func decodeBody<T: Decodable>(_ type: T.Type) throws -> T {
-        do { return try JSONCoding.decode(type, from: body) } catch {
-            throw Abort(.badRequest, reason: "The request body is not valid JSON for this endpoint")
-        }
-    }
-}

@@ -43,11 +43,6 @@ enum Sys {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    static func setNonBlocking(_ fd: Int32) throws {
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SocketError("fcntl") }
-    }
-
     static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32 = 1) throws {
         var value = value
         guard setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {

@@ -2,18 +2,6 @@ import Foundation
 import Fuel
 
 extension ProviderSettings {
-    /// The variables read, for usage texts.
-    public static let environmentHelp = """
-        Providers (PROVIDERS.md):
-          PETTY_PROVIDERS           nsw,tas,wa,qld,sa,vic or none (default: those with credentials, plus wa)
-          PETTY_NSW_API_KEY, PETTY_NSW_API_SECRET   NSW FuelCheck OAuth client (NSW and TAS)
-          PETTY_QLD_TOKEN, PETTY_SA_TOKEN           Informed Sources subscriber tokens
-          PETTY_VIC_CONSUMER_ID                     Service Victoria API consumer id
-          PETTY_<STATE>_BASE_URL    NSW (also TAS), WA, QLD, SA, VIC: scheme://host[:port][/prefix]
-          PETTY_<STATE>_POLL_SECONDS  NSW (deltas), TAS, WA, QLD, SA, VIC; at least 60
-          PETTY_PROVIDER_TIMEOUT_SECONDS  request deadline (default 30)
-        """
-
     /// Parses `PETTY_PROVIDERS`, credentials, base URLs and intervals. Errors name the variable at fault and,
     /// for credentials, never echo a value.
     public static func fromEnvironment(_ env: [String: String], userAgent: String? = nil) throws(ProviderSettingsError) -> ProviderSettings {

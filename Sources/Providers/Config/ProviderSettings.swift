@@ -80,8 +80,6 @@ public struct ProviderSettings: Sendable, Equatable, CustomStringConvertible {
         intervals[provider] ?? Self.defaultIntervals[provider]!
     }
 
-    public var isEnabled: Bool { !enabled.isEmpty }
-
     /// Redacted: says which credentials are set, never their values.
     public var description: String {
         func mark(_ value: String?) -> String { value == nil ? "unset" : "set" }

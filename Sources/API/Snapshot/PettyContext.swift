@@ -1,0 +1,43 @@
+import Foundation
+import Fuel
+import Providers
+
+/// What controllers share: the store and a clock (injectable for tests).
+package struct PettyContext: Sendable {
+    package let store: PettyStore
+    package let clock: @Sendable () -> Date
+    package let startedAt: Date
+    package let appStoreID: String?
+    /// Set in follower mode: how copying from the leader goes, for `/health`.
+    package var follower: (@Sendable () -> FollowerStatus)? = nil
+    /// How saving to the data directory goes, for `/health`.
+    package var persistence: (@Sendable () -> PersistenceHealth)? = nil
+    /// How each provider's polls go (nil in follower mode and in-memory tests), for `/health` and `/metrics`.
+    package var providers: ProviderStatusStore? = nil
+    /// Set in fleet mode (`PETTY_ETCD_ENDPOINTS`): role, epoch, leader and lease, for `/health`.
+    package var coordination: (@Sendable () -> CoordinationInfo)? = nil
+
+    package init(
+        store: PettyStore, clock: @escaping @Sendable () -> Date, startedAt: Date, appStoreID: String?,
+        follower: (@Sendable () -> FollowerStatus)? = nil, persistence: (@Sendable () -> PersistenceHealth)? = nil,
+        providers: ProviderStatusStore? = nil
+    ) {
+        self.store = store
+        self.clock = clock
+        self.startedAt = startedAt
+        self.appStoreID = appStoreID
+        self.follower = follower
+        self.persistence = persistence
+        self.providers = providers
+    }
+
+    /// "Now" for answers about `state`: the wall clock for live data, the capture instant for sample data.
+    func now(for state: AustralianState, in view: PettyView) -> Date {
+        view.extra.clocks.now(for: state, wall: clock())
+    }
+
+    /// "Now" for `provider`'s data.
+    func now(for provider: ProviderID, in view: PettyView) -> Date {
+        view.extra.clocks.now(for: provider, wall: clock())
+    }
+}

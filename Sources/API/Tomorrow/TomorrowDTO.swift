@@ -1,0 +1,31 @@
+/// `data` of `GET /v1/tomorrow`.
+struct TomorrowDTO: Codable, Sendable {
+    struct StationVerdict: Codable, Sendable {
+        var stationId: Int
+        var name: String
+        var brand: String
+        var suburb: String
+        var fuel: String
+        var today: CentsValue
+        var tomorrow: CentsValue
+        var difference: Rounded
+        var verdict: String
+        var distanceKm: Rounded?
+    }
+
+    struct Summary: Codable, Sendable {
+        var todayCheaper: Int
+        var tomorrowCheaper: Int
+        var same: Int
+    }
+
+    var state: String
+    var fuel: String?
+    var available: Bool
+    var reason: String?
+    var tradingDay: String?
+    var publishedAt: String?
+    var expectedAt: String?
+    var summary: Summary?
+    var stations: [StationVerdict]
+}

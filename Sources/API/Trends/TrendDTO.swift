@@ -1,0 +1,25 @@
+/// `data` of `GET /v1/trends`.
+struct TrendDTO: Codable, Sendable {
+    struct Point: Codable, Sendable {
+        var day: String
+        var average: Rounded
+        var min: CentsValue
+        var max: CentsValue
+        var stationCount: Int
+    }
+
+    struct CycleDTO: Codable, Sendable {
+        var position: Rounded
+        var direction: String
+        var change: Rounded
+        var low: Rounded
+        var high: Rounded
+    }
+
+    var state: String
+    var fuel: String
+    var days: Int
+    var through: String?
+    var points: [Point]
+    var cycle: CycleDTO?
+}

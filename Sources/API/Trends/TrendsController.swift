@@ -1,0 +1,35 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /v1/trends?state=XX&fuel=U91&days=30`: the state's daily averages and where today sits in its cycle.
+struct TrendsController: RouteCollection {
+    let context: PettyContext
+
+    static let defaultTrendDays = 30
+    static let maxTrendDays = 90
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "trends", use: trends)
+    }
+
+    func trends(_ request: Request) throws -> Response {
+        let params = try QueryParameters(request, allowing: .trends)
+        guard let state = try params.state() else {
+            throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let fuel = try params.requiredFuel()
+        let days = try params.int("days", in: 1...Self.maxTrendDays, default: Self.defaultTrendDays)
+        let view = context.store.current
+        let trend = view.history.trend(state: state, fuel: fuel, days: days)
+        let dto = TrendDTO(
+            state: state.rawValue, fuel: fuel.rawValue, days: days, through: trend.through,
+            points: trend.points.map {
+                .init(day: $0.day, average: Rounded($0.average), min: CentsValue($0.min), max: CentsValue($0.max), stationCount: $0.stationCount)
+            },
+            cycle: trend.cycle.map {
+                .init(position: Rounded($0.position), direction: $0.direction.rawValue, change: Rounded($0.change), low: Rounded($0.low), high: Rounded($0.high))
+            })
+        return try JSONResponse.content(Envelope(data: dto, meta: MetaDTO(view.extra.meta(for: state))), lastModified: view.extra.lastModified, maxAge: 300)
+    }
+}
