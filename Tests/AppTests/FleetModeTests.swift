@@ -5,6 +5,7 @@ import HTTP
 import Providers
 import Synchronization
 import Testing
+@testable import API
 @testable import App
 
 /// Fleet mode's configuration (environment and `serve` flags) and the leader gate in front of the pollers.

@@ -91,6 +91,12 @@ import Testing
             }
         } while after != nil
         #expect(pages >= 9, "\(pages) pages")
+        // A station delisted during the fetch is removed once it has been missing from 3 feeds and for 24 hours
+        // (`FeedPolicy.minimumAbsence`): a day later, its tombstone must reach the client through the first token.
+        world.advance(FeedPolicy.minimumAbsence + 60)
+        for _ in 0..<FeedPolicy.absencesBeforeRemoval {
+            for provider in world.stations.keys.sorted(by: { $0.rawValue < $1.rawValue }) { world.publish(provider) }
+        }
         try world.sync(&client)
         let truth = try world.fullFetch()
         #expect(client.state == truth.state, "after a keyset fetch with changes between pages:\n\(client.state)\n---\n\(truth.state)")

@@ -11,21 +11,21 @@ import Testing
     @Test func aPriceCountsAtExactly30DaysAndIsStaleAt31() throws {
         let day: TimeInterval = 86_400
         let update = ProviderUpdate(
-            provider: .nsw, stations: ["30", "31"].map { Fixture.station(.nsw, $0) },
+            provider: .vic, stations: ["30", "31"].map { Fixture.station(.vic, $0, state: .VIC) },
             prices: [
-                Fixture.price(.nsw, "30", 1_800, at: asOf.addingTimeInterval(-30 * day)),
-                Fixture.price(.nsw, "31", 1_900, at: asOf.addingTimeInterval(-31 * day)),
+                Fixture.price(.vic, "30", 1_800, at: asOf.addingTimeInterval(-30 * day)),
+                Fixture.price(.vic, "31", 1_900, at: asOf.addingTimeInterval(-31 * day)),
             ],
             asOf: asOf)
         let snapshot = Fixture.merge(update).snapshot
         let judge = PriceJudge(snapshot: snapshot)
         func standing(_ id: String) throws -> PriceStanding {
-            let entry = try #require(snapshot.entries.first { $0.station.key == Fixture.key(.nsw, id) })
+            let entry = try #require(snapshot.entries.first { $0.station.key == Fixture.key(.vic, id) })
             return judge.standing(of: try #require(entry.prices.first), at: entry.station)
         }
         #expect(try standing("30") == .counts)
         #expect(try standing("31") == .stale)
-        let u91 = try #require(Averages(snapshot: snapshot)[.NSW, .U91])
+        let u91 = try #require(Averages(snapshot: snapshot)[.VIC, .U91])
         #expect(u91.stationCount == 1)
         #expect(u91.average == 180)
     }

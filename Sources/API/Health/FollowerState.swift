@@ -25,7 +25,7 @@ package struct FollowerState: Sendable {
 /// The follower as `/health` and `/metrics` show it: whom it copies from and how that goes.
 package struct FollowerStatus: Sendable {
     let leader: String
-    let state: FollowerState
+    package let state: FollowerState
 
     package init(leader: String, state: FollowerState) {
         self.leader = leader

@@ -20,7 +20,7 @@ package struct PettyContext: Sendable {
     package init(
         store: PettyStore, clock: @escaping @Sendable () -> Date, startedAt: Date, appStoreID: String?,
         follower: (@Sendable () -> FollowerStatus)? = nil, persistence: (@Sendable () -> PersistenceHealth)? = nil,
-        providers: ProviderStatusStore? = nil
+        providers: ProviderStatusStore? = nil, coordination: (@Sendable () -> CoordinationInfo)? = nil
     ) {
         self.store = store
         self.clock = clock
@@ -29,6 +29,7 @@ package struct PettyContext: Sendable {
         self.follower = follower
         self.persistence = persistence
         self.providers = providers
+        self.coordination = coordination
     }
 
     /// "Now" for answers about `state`: the wall clock for live data, the capture instant for sample data.

@@ -17,7 +17,7 @@ struct SummaryController: RouteCollection {
     static let maxBytes = 1_500
     /// And to this many UTF-8 bytes (the ellipsis included): three names of 40 three-byte characters would not fit
     /// beside each station's access facts.
-    static let maxNameBytes = 90
+    static let maxNameBytes = 76
 
     static func shortened(_ name: String) -> String {
         guard name.count > maxNameCharacters || name.utf8.count > maxNameBytes else { return name }

@@ -1,3 +1,4 @@
+import API
 import Coordination
 import Foundation
 import Fuel
@@ -59,8 +60,13 @@ final class FleetCopier: Sendable {
             }
             let dataset: Dataset
             do { dataset = try ReplicationPayload.decode(body) } catch { return note(.refused("\(error)")) }
-            if let problem = DatasetValidation.problem(in: dataset) ?? DatasetTrust.refusal(of: dataset.snapshot, holding: store.current.snapshot) {
+            let held = store.current.snapshot
+            if let problem = DatasetValidation.problem(in: dataset) {
                 return note(.refused(problem))
+            }
+            if let refusal = DatasetBounds.refusal(of: dataset.snapshot, holding: held, now: Date())
+                ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held) {
+                return note(.refused(refusal.description))
             }
             guard !Task.isCancelled else { return .unchanged }
             store.replace(with: dataset)

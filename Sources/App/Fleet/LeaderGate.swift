@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Fuel
 import Providers

@@ -1,3 +1,4 @@
+import API
 import Coordination
 import Foundation
 import Fuel

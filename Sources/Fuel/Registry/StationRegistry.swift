@@ -19,12 +19,6 @@ public struct StationRegistry: Hashable, Sendable {
 
     public var count: Int { ids.count }
 
-    /// Raises the high-water mark to `id` (a fleet's mark from etcd): the next new key gets an id above it.
-    /// Never lowers it.
-    public mutating func raiseMark(to id: Int) {
-        lastAssigned = max(lastAssigned, id)
-    }
-
     public func id(for key: StationKey) -> StationID? { ids[key] }
 
     /// The id `key` is an alias of, if it is one.
