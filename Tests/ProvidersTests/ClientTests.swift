@@ -62,7 +62,8 @@ struct ClientTests {
         let started = Date()
         let result = await client().send(qldRequest(fake), auth: qldAuth)
         #expect(result.failure == .httpStatus(429, reason: "too many requests"))
-        #expect(Date().timeIntervalSince(started) < 2)
+        // Far below the hour asked for, far above what a busy suite adds (a 2 s bound failed under CI's load).
+        #expect(Date().timeIntervalSince(started) < 60)
         #expect(fake.count(InformedSourcesPoller.brandsPath) == 1)
     }
 
