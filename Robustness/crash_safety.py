@@ -39,7 +39,7 @@ class FakeFuelWatch(http.server.ThreadingHTTPServer):
         self.lock = threading.Lock()
         super().__init__((HOST, free_port()), Handler)
 
-    def feed(self, tomorrow):
+    def feed(self, tomorrow, product=1):
         if tomorrow:  # not yet published: a valid, empty channel
             return re.sub(r"<item>.*</item>", "", self.template, flags=re.S)
         with self.lock:
@@ -47,12 +47,15 @@ class FakeFuelWatch(http.server.ThreadingHTTPServer):
             shift = self.requests % 50
         today = time.strftime("%Y-%m-%d", time.gmtime(time.time() + 8 * 3600 - 6 * 3600))
         body = re.sub(r"<date>[^<]*</date>", f"<date>{today}</date>", self.template)
-        return re.sub(r"<price>([0-9.]+)</price>", lambda m: f"<price>{float(m.group(1)) + 60 + shift / 10:.1f}</price>", body)
+        # Each product a few cents apart, as real fuels are: one value quoted for every fuel is a placeholder.
+        offset = 60 + 4 * product + shift / 10
+        return re.sub(r"<price>([0-9.]+)</price>", lambda m: f"<price>{float(m.group(1)) + offset:.1f}</price>", body)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        body = self.server.feed("Day=tomorrow" in self.path).encode("utf-8")
+        product = re.search(r"Product=(\d+)", self.path)
+        body = self.server.feed("Day=tomorrow" in self.path, int(product.group(1)) if product else 1).encode("utf-8")
         self.send_response(200)
         self.send_header("Content-Type", "text/xml; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
