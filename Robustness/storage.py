@@ -185,7 +185,9 @@ def deleted(checks, work):
     data = os.path.join(work, "data-b")  # names free of words the checks look for
     server = Server(log_level="info", environ={"PETTY_PROVIDERS": "none"}, data_dir=data)
     try:
-        if not checks.check(f"{name}: the first save", wait_for(lambda: saved_files(data), 20)):
+        # The whole first save, not just its first files: deleting the directory mid-save is a failed save, which
+        # is retried without the "deleted" line this scenario looks for.
+        if not checks.check(f"{name}: the first save", wait_for(lambda: saved_files(data) and "data: saved snapshot v" in server.log_text(), 20)):
             return
         shutil.rmtree(data)
         started = time.time()
