@@ -130,8 +130,9 @@ def main():
                 if points < previous:
                     checks.check(f"cycle {cycle}: {state} {fuel} history kept", False, f"{previous} -> {points} days")
                 history_days[(state, fuel)] = max(previous, points)
-            # Kill at a random moment: during the first poll's merge, render or the write that follows.
-            time.sleep(rng.uniform(0.05, 7.0))
+            # Kill at a random moment: during the first poll's merge, render or the write that follows (a WA poll
+            # asks for 7 products 0.5 s apart, so it takes 4 to 7 s before its merge starts).
+            time.sleep(rng.uniform(0.05, 12.0))
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=10)
             log.close()
