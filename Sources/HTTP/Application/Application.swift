@@ -57,7 +57,7 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     /// Binds, starts the event loops and the services, and returns. A route table with conflicting parameter
     /// names is refused here with an error, before the router would stop the process.
     public func start() throws {
-        let conflicts = Router.conflicts(in: routes)
+        let conflicts = responder.router.conflicts
         guard conflicts.isEmpty else { throw RouteConflictError(conflicts: conflicts) }
         let server = HTTPServer(configuration: self.server, responder: responder, metrics: responder.metrics, logger: logger)
         try server.start()
@@ -105,7 +105,7 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     }
 }
 
-/// Routes that name one parameter position differently; see `Router.conflicts(in:)`.
+/// Routes that name one parameter position differently; see `Router.conflicts`.
 public struct RouteConflictError: Error, CustomStringConvertible {
     public let conflicts: [String]
     public var description: String { "conflicting route parameters: \(conflicts.joined(separator: "; "))" }

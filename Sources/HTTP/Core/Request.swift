@@ -14,6 +14,8 @@ public struct Request: Sendable {
     public var id: RequestID
     /// Free-form values middleware hands to handlers.
     public var userInfo: [String: String] = [:]
+    /// Why no route answered, decided by the one route match; read by the miss responder.
+    var miss: RouteMiss = .notFound
 
     public init(head: HTTPRequestHead, body: [UInt8] = [], peerAddress: String = "127.0.0.1", id: RequestID = RequestID(loop: 0, sequence: 0)) {
         self.head = head

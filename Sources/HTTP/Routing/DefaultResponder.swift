@@ -18,7 +18,7 @@ public final class DefaultResponder: Responder {
         self.router = router
         self.metrics = metrics
         let miss = middleware.makeResponder(chainingTo: ClosureResponder { request in
-            try DefaultResponder.respondToMiss(request, router: router)
+            try DefaultResponder.respondToMiss(request)
         })
         self.missResponder = MeasuredResponder(slot: metrics.slot(for: nil), metrics: metrics, inner: miss)
     }
@@ -26,6 +26,7 @@ public final class DefaultResponder: Responder {
     public func respond(to request: Request) throws -> Response {
         var request = request
         guard request.method.isImplemented else {
+            request.miss = .notImplemented
             return try missResponder.respond(to: request)
         }
         switch router.match(method: request.method, segments: request.pathSegments) {
@@ -33,20 +34,20 @@ public final class DefaultResponder: Responder {
             request.parameters = parameters
             request.route = route.path.pattern
             return try route.responder.respond(to: request)
-        case .methodNotAllowed, .notFound:
+        case .methodNotAllowed(let allowed):
+            request.miss = .methodNotAllowed(allowed: allowed)
+            return try missResponder.respond(to: request)
+        case .notFound:
+            request.miss = .notFound
             return try missResponder.respond(to: request)
         }
     }
 
-    /// The terminal responder for requests no route answers.
-    static func respondToMiss(_ request: Request, router: Router) throws -> Response {
-        guard request.method.isImplemented else {
+    /// The terminal responder for requests no route answers, from the reason `respond(to:)` recorded.
+    static func respondToMiss(_ request: Request) throws -> Response {
+        switch request.miss {
+        case .notImplemented:
             throw Abort(.notImplemented, reason: "Method \(request.method.rawValue) is not implemented")
-        }
-        switch router.match(method: request.method, segments: request.pathSegments) {
-        case .found:
-            // Unreachable: found routes never take the miss path.
-            throw RouteNotFound()
         case .methodNotAllowed(let allowed):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             if request.method == .OPTIONS {
@@ -57,4 +58,11 @@ public final class DefaultResponder: Responder {
             throw RouteNotFound()
         }
     }
+}
+
+/// Why a request took the miss path.
+enum RouteMiss: Sendable {
+    case notImplemented
+    case methodNotAllowed(allowed: [HTTPMethod])
+    case notFound
 }

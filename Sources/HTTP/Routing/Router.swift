@@ -9,24 +9,18 @@ public final class Router: Sendable {
 
     private let root: Node
     public let routes: [Route]
+    /// Each place where two routes name the same parameter position differently, e.g.
+    /// `GET /a/:slug/x names :id as :slug`. Empty for a valid route table; `Application.start()` refuses any other,
+    /// since one name would silently win and the other route's handler would read a parameter that is never set.
+    public let conflicts: [String]
 
-    /// Builds the trie. Later registrations of the same method and pattern replace earlier ones. Two routes that
-    /// name the same position differently (`/a/:id` and `/a/:slug/x`) are a programming error: one name would
-    /// silently win, and the other route's handler would read a parameter that is never set.
+    /// Builds the trie. Later registrations of the same method and pattern replace earlier ones.
     public init(routes: [Route]) {
         let builder = NodeBuilder()
         for route in routes { builder.insert(route, at: route.path[...]) }
-        precondition(builder.conflicts.isEmpty, "conflicting route parameters: \(builder.conflicts.joined(separator: "; "))")
+        self.conflicts = builder.conflicts
         self.root = builder.freeze()
         self.routes = routes
-    }
-
-    /// Each place where two routes name the same parameter position differently, e.g.
-    /// `GET /a/:slug/x names :id as :slug`. Empty for a valid route table.
-    public static func conflicts(in routes: [Route]) -> [String] {
-        let builder = NodeBuilder()
-        for route in routes { builder.insert(route, at: route.path[...]) }
-        return builder.conflicts
     }
 
     public func match(method: HTTPMethod, segments: [String]) -> Match {
