@@ -16,6 +16,7 @@ package func routes(_ app: Application, context: PettyContext, version: String, 
     try app.register(collection: SummaryController(context: context, advice: advice))
     try app.register(collection: HealthController(context: context, version: version, detail: detail))
     try app.register(collection: SharePageController(context: context))
+    if let android = context.android { try app.register(collection: AssetLinksController(app: android)) }
 }
 
 /// `GET /metrics` for the clients `access` allows; `polls` is nil in follower mode (no pollers run).

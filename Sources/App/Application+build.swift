@@ -49,11 +49,13 @@ func assembleApplication(
     } else {
         polls = registerProviderPollers(app, config: config, store: store.store, logger: logger).group
     }
-    let context = PettyContext(
+    var context = PettyContext(
         store: store.store, clock: clock, startedAt: clock(), appStoreID: config.appStoreID,
         follower: follower.map { service in { @Sendable in FollowerStatus(leader: service.leader.absoluteString, state: service.status) } },
         persistence: { persistence.health }, providers: polls?.statuses,
         coordination: fleet.map { service in { @Sendable in service.info() } })
+    context.publicURL = config.publicBaseURL
+    context.android = config.android
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
     // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional

@@ -38,6 +38,34 @@ import Testing
         #expect(throws: CommandLineError.self) { try CommandLineParser.parse([], environment: ["PETTY_SAMPLE_DATA": "maybe"]) }
     }
 
+    @Test func thePublicURLComesFromTheFlagOverTheEnvironmentAndDefaultsToTheListenAddress() throws {
+        let env = ["PETTY_PUBLIC_URL": "https://petty.example/"]
+        #expect(try CommandLineParser.parse([], environment: env).1.publicBaseURL.description == "https://petty.example")
+        #expect(try CommandLineParser.parse(["--public-url", "http://fuel.example:8080"], environment: env).1.publicBaseURL.description == "http://fuel.example:8080")
+        #expect(try CommandLineParser.parse(["-p", "9001"], environment: ["PETTY_HOSTNAME": "10.1.2.3"]).1.publicBaseURL.description == "http://10.1.2.3:9001")
+    }
+
+    @Test(arguments: ["petty.example", "ftp://petty.example", "https://petty.example/?utm=1", "https://petty.example/#x"])
+    func aBadPublicURLFailsStartupNamingIt(value: String) {
+        #expect { try CommandLineParser.parse([], environment: ["PETTY_PUBLIC_URL": value]) } throws: { "\($0)".contains("PETTY_PUBLIC_URL") }
+        #expect { try CommandLineParser.parse(["--public-url", value], environment: [:]) } throws: { "\($0)".contains("--public-url") }
+    }
+
+    @Test func androidAppLinksNeedAPackageAndValidFingerprints() throws {
+        let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+        let config = try CommandLineParser.parse([], environment: ["PETTY_ANDROID_PACKAGE": "au.petty.app", "PETTY_ANDROID_CERT_SHA256": fingerprint]).1
+        #expect(config.android == (try AndroidAppLink(package: "au.petty.app", fingerprints: fingerprint)))
+        #expect(try CommandLineParser.parse([], environment: [:]).1.android == nil)
+        for (package, cert, mentions) in [
+            ("au.petty.app", "", "PETTY_ANDROID_CERT_SHA256"), ("", fingerprint, "PETTY_ANDROID_PACKAGE"),
+            ("au.petty.app", "AB:CD", "PETTY_ANDROID_CERT_SHA256"), ("petty", fingerprint, "PETTY_ANDROID_PACKAGE"),
+        ] {
+            #expect { try CommandLineParser.parse([], environment: ["PETTY_ANDROID_PACKAGE": package, "PETTY_ANDROID_CERT_SHA256": cert]) } throws: {
+                "\($0)".contains(mentions)
+            }
+        }
+    }
+
     @Test func routeTableListsEveryRoute() throws {
         let app = try AppTestSupport.sampleApp()
         let rows = Set(RouteTable.render(app.routes).split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") })

@@ -19,11 +19,74 @@ import Testing
         #expect(res.status == .ok)
         let body = try AppTestSupport.json(res)
         let data = try require(body["data"] as? [[String: Any]])
-        #expect(data.count == 500)
+        #expect(data.count > 250 && data.count <= 500, "a spread of at most 500 pins, got \(data.count)")
         #expect(res.body.count < 40_000, "compact page is \(res.body.count) bytes")
         let full = try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91&limit=500")
         #expect(full.body.count > 4 * res.body.count)
         #expect(res.headers.first(name: "ETag") != nil)
+    }
+
+    /// Every pin of a viewport, by plain compact pages (`offset` asks for pages, never a spread).
+    func allPins(_ query: String) throws -> [[String: Any]] {
+        var pins: [[String: Any]] = []
+        while true {
+            let page = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(query)&compact=true&limit=500&offset=\(pins.count)"))["data"] as? [[String: Any]])
+            pins += page
+            if page.count < 500 { return pins }
+        }
+    }
+
+    @Test func moreStationsThanTheLimitGiveTheCheapestPinOfEachGridCell() throws {
+        let query = "\(Self.nsw)&fuel=U91"
+        let body = try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(query)&compact=true&limit=500"))
+        let meta = try require(body["meta"] as? [String: Any])
+        let data = try require(body["data"] as? [[String: Any]])
+        let everything = try allPins(query)
+        #expect(everything.count > 2_000)
+        #expect(meta["sampled"] as? Bool == true)
+        #expect(meta["sampling"] as? String == "cheapest_per_cell")
+        #expect(meta["total"] as? Int == everything.count, "total counts every match")
+        let shownCell = try require(meta["cell_degrees"] as? Double)
+        let cell = try require(CheapestPerCell.ladder.min { abs($0 - shownCell) < abs($1 - shownCell) })
+        #expect(abs(cell - shownCell) < 0.000_001)
+
+        // Brute force over every match: one pin per occupied cell, the cheapest (priced first, then lowest id).
+        let snapshot = AppTestSupport.sampleDataset.snapshot
+        func key(_ pin: [String: Any]) throws -> CheapestPerCell.CellKey {
+            let id = try require(pin["id"] as? Int)
+            return CheapestPerCell.CellKey(try require(snapshot[StationID(id)]).station.location, cell: cell)
+        }
+        func rank(_ pin: [String: Any]) -> (Double, Int) { ((pin["price"] as? Double) ?? .infinity, pin["id"] as? Int ?? 0) }
+        var cheapest: [CheapestPerCell.CellKey: [String: Any]] = [:]
+        for pin in everything {
+            let cellKey = try key(pin)
+            if let current = cheapest[cellKey], rank(current) <= rank(pin) { continue }
+            cheapest[cellKey] = pin
+        }
+        #expect(data.count == cheapest.count)
+        #expect(Set(data.compactMap { $0["id"] as? Int }) == Set(cheapest.values.compactMap { $0["id"] as? Int }))
+        // Spread: pins reach both ends of the state, where the first 500 ids would not.
+        let latitudes = data.compactMap { ($0["location"] as? [Double])?.first }
+        let allLatitudes = everything.compactMap { ($0["location"] as? [Double])?.first }
+        #expect(try require(latitudes.max()) - require(latitudes.min()) > 0.9 * (try require(allLatitudes.max()) - require(allLatitudes.min())))
+        #expect(try require(latitudes.min()) < -36 && require(latitudes.max()) > -29.5)
+    }
+
+    @Test func askingForAPageOrAnOrderGivesPlainPagesAndFewMatchesComeWhole() throws {
+        for extra in ["offset=0", "sort=name", "after=1"] {
+            let body = try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91&compact=true&limit=500&\(extra)"))
+            let meta = try require(body["meta"] as? [String: Any])
+            #expect(meta["sampled"] as? Bool == false, "\(extra)")
+            #expect(meta["sampling"] == nil)
+            #expect((body["data"] as? [Any])?.count == 500, "\(extra)")
+        }
+        let sydney = "bbox=-33.9,151.15,-33.85,151.25&fuel=U91"
+        let few = try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(sydney)&compact=true&limit=500"))
+        let plain = try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(sydney)&compact=true&limit=500&offset=0"))
+        #expect((few["meta"] as? [String: Any])?["sampled"] as? Bool == false)
+        let ids = try require(few["data"] as? [[String: Any]]).compactMap { $0["id"] as? Int }
+        #expect(!ids.isEmpty && ids.count < 500)
+        #expect(ids == (try require(plain["data"] as? [[String: Any]])).compactMap { $0["id"] as? Int })
     }
 
     @Test func aCompactPinHasOnlyIdLocationBrandAndTheAskedPrice() throws {

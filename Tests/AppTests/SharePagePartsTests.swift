@@ -51,15 +51,28 @@ struct SharePagePartsTests {
         #expect(MediaPreference(accept: accept.map { [$0] } ?? []) == expected)
     }
 
-    @Test func theOriginTakesASafeHostAndAKnownScheme() {
-        #expect(RequestOrigin(host: "petty.example", forwardedProto: nil)?.string == "http://petty.example")
-        #expect(RequestOrigin(host: "petty.example:8443", forwardedProto: "HTTPS")?.string == "https://petty.example:8443")
-        #expect(RequestOrigin(host: "[2001:db8::1]:80", forwardedProto: "https, http")?.string == "https://[2001:db8::1]:80")
-        #expect(RequestOrigin(host: "x", forwardedProto: "javascript")?.string == "http://x")
-        for bad in ["", "a/b", "a b", "a\"b", "a<b", "[::1", "::1]", "[::1]x", "a[b]", ":80", String(repeating: "a", count: 256), "é.example"] {
-            #expect(RequestOrigin(host: bad, forwardedProto: nil) == nil, "\(bad)")
+    @Test func thePublicURLIsAnAbsoluteHTTPURLWithoutQuery() throws {
+        #expect(try PublicURL(validating: "https://petty.example").description == "https://petty.example")
+        #expect(try PublicURL(validating: "https://petty.example:8443/").description == "https://petty.example:8443")
+        #expect(try PublicURL(validating: "http://example.com/petty/").description == "http://example.com/petty")
+        for bad in ["", "petty.example", "/stations", "ftp://petty.example", "javascript:alert(1)", "https://", "https://a.example/?x=1",
+                    "https://a.example/#top", "https://user:pw@a.example", "https:///path"] {
+            #expect(throws: PublicURL.Invalid.self, "\(bad)") { try PublicURL(validating: bad) }
         }
-        #expect(RequestOrigin(host: nil, forwardedProto: "https") == nil)
+        #expect(PublicURL(listenHost: "127.0.0.1", port: 8080).description == "http://127.0.0.1:8080")
+        #expect(PublicURL(listenHost: "::1", port: 80).description == "http://[::1]:80")
+    }
+
+    @Test func androidFingerprintsAreThirtyTwoHexBytesAndThePackageAnApplicationID() throws {
+        let pairs = (0..<32).map { String(format: "%02x", $0 * 7 % 256) }.joined(separator: ":")
+        let app = try AndroidAppLink(package: "au.petty.app", fingerprints: pairs + ", " + pairs.uppercased())
+        #expect(app.fingerprints == [pairs.uppercased(), pairs.uppercased()])
+        for bad in ["", String(pairs.dropLast(3)), pairs + ":00", pairs.replacingOccurrences(of: ":", with: ""), "G" + pairs.dropFirst()] {
+            #expect(throws: AndroidAppLink.Invalid.self, "\(bad)") { try AndroidAppLink(package: "au.petty.app", fingerprints: bad) }
+        }
+        for bad in ["petty", "au..app", "1au.petty", "au.petty-app", "au.petty.app\"x"] {
+            #expect(throws: AndroidAppLink.Invalid.self, "\(bad)") { try AndroidAppLink(package: bad, fingerprints: pairs) }
+        }
     }
 
     @Test func verdictsSayWhichDayIsCheaperAndByHowMuch() {

@@ -27,7 +27,7 @@ struct SharePagePerformanceProbe {
         let view = store.current
         let slot = try require(view.snapshot.slot(of: StationID(1)))
         let waSlot = try require(view.snapshot.entries.firstIndex { $0.station.state == .WA && $0.prices.contains { $0.tomorrow != nil } })
-        let origin = RequestOrigin(host: "petty.example", forwardedProto: "https")
+        let origin = try PublicURL(validating: "https://petty.example")
         let now = view.extra.clocks.now(for: .wa, wall: Date())
         let cache = SharePageCache(appStoreID: "123456789")
 

@@ -35,9 +35,19 @@ struct SharePageTests {
         #expect(!html.contains("section class=\"tomorrow\""))
     }
 
-    @Test func linkPreviewTagsUseTheRequestOrigin() throws {
-        let app = try AppTestSupport.sampleApp()
-        let html = try app.test(.GET, "/stations/1", headers: ["Host": "petty.example:8443", "X-Forwarded-Proto": "https"]).bodyString
+    static func app(publicURL: String?, appStoreID: String? = nil, android: AndroidAppLink? = nil) throws -> Application {
+        var config = AppTestSupport.config()
+        config.publicURL = try publicURL.map { try PublicURL(validating: $0) }
+        config.appStoreID = appStoreID
+        config.android = android
+        return try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
+    }
+
+    static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 11 % 256) }.joined(separator: ":")
+
+    @Test func linkPreviewTagsUseTheConfiguredPublicURL() throws {
+        let app = try Self.app(publicURL: "https://petty.example:8443/")
+        let html = try app.test(.GET, "/stations/1", headers: ["Host": "evil.example", "X-Forwarded-Proto": "http"]).bodyString
         #expect(html.contains("<title>United Petroleum Umina: fuel prices · Petty</title>"))
         #expect(html.contains("<meta name=\"description\" content=\"Fuel prices at United Petroleum Umina, 307-313 Ocean Beach Road, Umina Beach NSW 2257, as of 1:30 pm Thu 15 Jan 2026: Unleaded 91 173.9, E10 171.9, Premium 95 187.9, Premium 98 196.9 ¢/L, and 3 more fuels. Sample data, not live prices.\">"))
         #expect(html.contains("<meta property=\"og:type\" content=\"website\">"))
@@ -51,18 +61,28 @@ struct SharePageTests {
         #expect(html.contains("<meta name=\"twitter:description\" content=\"Fuel prices at United Petroleum Umina, 307-313 Ocean Beach Road, Umina Beach NSW 2257, as of 1:30 pm Thu 15 Jan 2026: "))
         #expect(!html.contains("apple-itunes-app"))
 
-        let plain = try app.test(.GET, "/stations/1", headers: ["Host": "[::1]:8080", "X-Forwarded-Proto": "gopher"]).bodyString
-        #expect(plain.contains("<meta property=\"og:url\" content=\"http://[::1]:8080/stations/1\">"))
+        #expect(!html.contains("evil.example"))
+        #expect(!html.contains("Open in Petty"), "no app is configured")
+
+        // Unconfigured: the listen address, whatever the Host header says.
+        var config = AppTestSupport.config()
+        config.hostname = "10.0.0.7"
+        config.port = 8081
+        let plain = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
+            .test(.GET, "/stations/1", headers: ["Host": "[::1]:8080", "X-Forwarded-Proto": "https"]).bodyString
+        #expect(plain.contains("<meta property=\"og:url\" content=\"http://10.0.0.7:8081/stations/1\">"))
     }
 
-    // Valid Host syntax (RFC 3986 reg-name) that RequestOrigin's allowlist still refuses.
-    @Test(arguments: ["evil_example", "x!y", "a'b", "a%2Fb", "a;b=c"])
-    func anUnsafeHostLeavesOutAbsoluteURLs(host: String) throws {
-        let app = try AppTestSupport.sampleApp()
+    // Whatever the Host, the page (and so its ETag and what shared caches keep) is the same bytes.
+    @Test(arguments: ["evil.example", "evil_example", "x!y", "a'b", "a%2Fb", "a;b=c"])
+    func theHostHeaderNeverReachesThePage(host: String) throws {
+        let app = try Self.app(publicURL: "https://petty.example")
         let response = try app.test(.GET, "/stations/1", headers: ["Host": host])
+        let reference = try app.test(.GET, "/stations/1", headers: ["Host": "petty.example"])
         #expect(response.status == .ok)
-        #expect(!response.bodyString.contains("og:url"))
-        #expect(!response.bodyString.contains("og:image"))
+        #expect(response.body == reference.body)
+        #expect(response.headers.first(name: "ETag") == reference.headers.first(name: "ETag"))
+        #expect(response.bodyString.contains("<meta property=\"og:url\" content=\"https://petty.example/stations/1\">"))
         #expect(!response.bodyString.contains(host))
     }
 
@@ -75,17 +95,55 @@ struct SharePageTests {
         #expect(!response.bodyString.contains(host))
     }
 
-    @Test func theAppBannerAppearsOnlyWithAnAppStoreID() throws {
-        var config = AppTestSupport.config()
-        config.appStoreID = "123456789"
-        let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
-        let html = try app.test(.GET, "/stations/1", headers: ["Host": "petty.example"]).bodyString
-        #expect(html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789, app-argument=http://petty.example/stations/1\">"))
-        let withoutHost = try app.test(.GET, "/stations/1", headers: ["Host": "bad_host"]).bodyString
-        #expect(withoutHost.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789\">"))
+    @Test func theAppBannerAndOpenInPettyAppearOnlyWithAnApp() throws {
+        let app = try Self.app(publicURL: "https://petty.example", appStoreID: "123456789")
+        let html = try app.test(.GET, "/stations/1", headers: ["Host": "other.example"]).bodyString
+        #expect(html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789, app-argument=https://petty.example/stations/1\">"))
+        #expect(html.contains("<p class=\"open-app\"><a class=\"open-app\" href=\"https://petty.example/stations/1\">Open in Petty</a></p>"))
+
+        let android = try Self.app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: Self.fingerprint))
+        let androidHTML = try android.test(.GET, "/stations/1").bodyString
+        #expect(!androidHTML.contains("apple-itunes-app"))
+        #expect(androidHTML.contains("<a class=\"open-app\" href=\"https://petty.example/stations/1\">Open in Petty</a>"))
 
         let plain = try AppTestSupport.sampleApp().test(.GET, "/stations/1").bodyString
         #expect(!plain.contains("apple-itunes-app"))
+        #expect(!plain.contains("Open in Petty"))
+    }
+
+    @Test func assetLinksNameTheAndroidPackageAndCertificateLikeTheAppleFile() throws {
+        let app = try Self.app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: Self.fingerprint.lowercased()))
+        let response = try app.test(.GET, "/.well-known/assetlinks.json")
+        #expect(response.status == .ok)
+        #expect(response.headers.first(name: "Content-Type") == "application/json")
+        #expect(response.headers.first(name: "Cache-Control") == "public, max-age=3600")
+        let statements = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]])
+        #expect(statements.count == 1)
+        #expect(statements[0]["relation"] as? [String] == ["delegate_permission/common.handle_all_urls"])
+        let target = try #require(statements[0]["target"] as? [String: Any])
+        #expect(target["namespace"] as? String == "android_app")
+        #expect(target["package_name"] as? String == "au.petty.app")
+        #expect(target["sha256_cert_fingerprints"] as? [String] == [Self.fingerprint])
+        let etag = try #require(response.headers.first(name: "ETag"))
+        #expect(try app.test(.GET, "/.well-known/assetlinks.json", headers: ["If-None-Match": etag]).status == .notModified)
+
+        let unconfigured = try AppTestSupport.sampleApp().test(.GET, "/.well-known/assetlinks.json")
+        #expect(unconfigured.status == .notFound)
+    }
+
+    // PriceJudge's rule: stale when set more than 30 days (PricePolicy.currentWithinDays) before the provider's as-of.
+    @Test func aPriceOlderThanTheStaleThresholdSaysItMayBeOutOfDate() throws {
+        let asOf = F.instant("2026-01-14T03:35:00Z")  // 2:35 pm AEDT, Wed 14 Jan 2026
+        let cutoff = asOf.addingTimeInterval(-PricePolicy.currentMaxAge)  // 2:35 pm AEDT, Mon 15 Dec 2025
+        let dataset = F.dataset(
+            .qld, stations: [F.record(.qld, "1", name: "Brisbane Fuel", state: .QLD)],
+            prices: [("1", .U91, 1899, cutoff), ("1", .E85, 2199, cutoff.addingTimeInterval(-1)), ("1", .E10, 1799, F.instant("2023-09-20T14:30:00Z"))],
+            asOf: asOf)
+        let html = try AppTestSupport.app(with: dataset, clock: { asOf }).test(.GET, "/stations/1").bodyString
+        #expect(html.contains("<td class=\"price\">189.9</td><td class=\"updated\">updated 1:35 pm Mon 15 Dec 2025</td>"))
+        #expect(html.contains("<th scope=\"row\">E85</th><td class=\"price\">219.9</td><td class=\"updated stale\">last reported 15 Dec 2025, may be out of date</td>"))
+        // 14:30 UTC on 20 Sep is 00:30 on the 21st in Brisbane (AEST, no daylight saving): the state's date.
+        #expect(html.contains("<td class=\"price\">179.9</td><td class=\"updated stale\">last reported 21 Sep 2023, may be out of date</td>"))
     }
 
     @Test func aWAStationShowsTomorrowsPricesAndTheVerdict() throws {
@@ -258,7 +316,7 @@ struct SharePageTests {
         #expect(again.headers.first(name: "ETag") == etag)
 
         let otherHost = try app.test(.GET, "/stations/1", headers: ["Host": "other.example"])
-        #expect(otherHost.headers.first(name: "ETag") != etag)
+        #expect(otherHost.headers.first(name: "ETag") == etag, "the Host header is not part of the page")
 
         let notModified = try app.test(.GET, "/stations/1", headers: ["If-None-Match": etag])
         #expect(notModified.status == .notModified)

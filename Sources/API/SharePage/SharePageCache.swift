@@ -14,9 +14,14 @@ final class SharePageCache: Sendable {
 
     private let state = Mutex(State())
     let appStoreID: String?
+    let publicURL: PublicURL
+    /// Whether an app is configured (App Store id or Android package): the page then links "Open in Petty".
+    let hasApp: Bool
 
-    init(appStoreID: String?) {
+    init(appStoreID: String?, publicURL: PublicURL = PublicURL(listenHost: "127.0.0.1", port: 8080), hasApp: Bool = false) {
         self.appStoreID = appStoreID
+        self.publicURL = publicURL
+        self.hasApp = hasApp
     }
 
     func page(slot: Int, in view: PettyView) -> StationSharePage {
@@ -27,6 +32,7 @@ final class SharePageCache: Sendable {
         let entry = view.snapshot.entries[slot]
         let page = StationSharePage.build(
             entry: entry, status: view.snapshot.status(of: entry.station.provider), appStoreID: appStoreID,
+            openInApp: hasApp ? publicURL : nil, standing: { view.index.judge.standing(of: $0, at: entry.station) },
             versus: { view.index.versusAverageComparison($0, slot: slot) })
         state.withLock { state in
             if state.view !== view {

@@ -10,7 +10,9 @@ struct SharePageController: RouteCollection {
 
     init(context: PettyContext) {
         self.context = context
-        self.pages = SharePageCache(appStoreID: context.appStoreID)
+        self.pages = SharePageCache(
+            appStoreID: context.appStoreID, publicURL: context.publicURL,
+            hasApp: !(context.appStoreID ?? "").isEmpty || context.android != nil)
     }
 
     func boot(routes: RoutesBuilder) throws {
@@ -33,7 +35,7 @@ struct SharePageController: RouteCollection {
             response.headers.replaceOrAdd(name: "Vary", value: "Accept, Accept-Encoding")
             return response
         }
-        let page = pages.page(slot: slot, in: view).render(now: context.now(for: view.snapshot.entries[slot].station.provider, in: view), origin: RequestOrigin(request))
+        let page = pages.page(slot: slot, in: view).render(now: context.now(for: view.snapshot.entries[slot].station.provider, in: view), origin: pages.publicURL)
         var headers = PageChrome.headers(status: .ok)
         headers.add(name: "ETag", value: page.etag)
         headers.add(name: "Last-Modified", value: rendered.lastModified)

@@ -4,9 +4,13 @@ import Fuel
 extension StationSharePage {
     /// Renders every part of `entry`'s page that does not depend on the request.
     /// `status` is the station's provider as of the snapshot (data age, sample or live); `versus` is each fuel's
-    /// price against its metro area's or state's average (`FuelIndex.versusAverageComparison`).
+    /// price against its metro area's or state's average (`FuelIndex.versusAverageComparison`); `standing` is the
+    /// snapshot's judgement of each price (`PriceJudge`: a stale price says so); `openInApp` is where the
+    /// "Open in Petty" link points (the station's public URL, which App Links and universal links hand to the app).
     static func build(
-        entry: StationEntry, status: ProviderStatus?, appStoreID: String?, versus: (FuelType) -> VersusAverage.Comparison? = { _ in nil }
+        entry: StationEntry, status: ProviderStatus?, appStoreID: String?, openInApp: PublicURL? = nil,
+        standing: (StationPrice) -> PriceStanding = { _ in [] },
+        versus: (FuelType) -> VersusAverage.Comparison? = { _ in nil }
     ) -> StationSharePage {
         let station = entry.station
         let zone = station.state.zone
@@ -47,8 +51,13 @@ extension StationSharePage {
                 body.text(price.fuel.displayName)
                 body.raw("</th><td class=\"price\">")
                 body.price(price.price)
-                body.raw("</td><td class=\"updated\">updated ")
-                body.trusted(updatedText(price.updatedAt, zone: zone, dataYear: asOf?.year))
+                if standing(price).contains(.stale) {
+                    body.raw("</td><td class=\"updated stale\">")
+                    body.trusted(staleText(price.updatedAt, zone: zone))
+                } else {
+                    body.raw("</td><td class=\"updated\">updated ")
+                    body.trusted(updatedText(price.updatedAt, zone: zone, dataYear: asOf?.year))
+                }
                 body.raw("</td></tr>\n")
             }
             body.raw("</table>\n")
@@ -67,6 +76,7 @@ extension StationSharePage {
 
         var tail = HTMLWriter(capacity: 1024)
         writeDirections(to: station.location, into: &tail)
+        if let openInApp { writeOpenInApp(openInApp, id: station.id, into: &tail) }
         writeAge(asOf: asOf, provider: station.provider, into: &tail)
         PageChrome.writeEnd(provider: station.provider, into: &tail)
 
@@ -109,6 +119,22 @@ extension StationSharePage {
         let local = LocalTime(instant, in: zone)
         let text = "\(local.clock) \(local.dayDate)"
         return dataYear == nil || dataYear == local.year ? text : "\(text) \(local.year)"
+    }
+
+    /// "last reported 21 Sep 2023, may be out of date": a price older than `PricePolicy.currentWithinDays` before its
+    /// provider's data, dated in the station's state.
+    static func staleText(_ instant: Date, zone: TimeZone) -> String {
+        let local = LocalTime(instant, in: zone)
+        return "last reported \(local.shortDate) \(local.year), may be out of date"
+    }
+
+    /// `p.open-app`: the station's own public URL; with the app installed, App Links / universal links open it there.
+    static func writeOpenInApp(_ base: PublicURL, id: StationID, into html: inout HTMLWriter) {
+        html.raw("<p class=\"open-app\"><a class=\"open-app\" href=\"")
+        html.raw(base.html)
+        html.raw("/stations/")
+        html.int(id.rawValue)
+        html.raw("\">Open in Petty</a></p>\n")
     }
 
     /// "307-313 Ocean Beach Road, Umina Beach NSW 2257" (the suburb only when the address lacks it).

@@ -2,9 +2,10 @@ import Foundation
 import Fuel
 
 /// One station's share page, pre-rendered once per snapshot into byte parts. A request only picks between
-/// parts and splices in its own origin, so rendering is a few appends (see `render`).
+/// parts and splices in the public URL, so rendering is a few appends (see `render`).
 ///
-/// What depends on the request: the origin (`og:url`, `og:image`, the app banner's `app-argument`).
+/// Absolute URLs (`og:url`, `og:image`, the app banner's `app-argument`) come from the configured `PublicURL`,
+/// never from the request, so the page is the same for every client and safe in shared caches.
 /// What depends on the time: WA tomorrow prices (the section and the link preview's mention of them) show
 /// from their publication (14:30 Perth the day before) until their trading day starts (06:00). Every other
 /// time on the page carries its date ("updated 6:00 am Wed 22 Apr"), so it reads true whenever it is read.
@@ -64,7 +65,7 @@ final class StationSharePage: Sendable {
         var etag: String
     }
 
-    func render(now: Date, origin: RequestOrigin?) -> Rendered {
+    func render(now: Date, origin: PublicURL?) -> Rendered {
         let seconds = now.timeIntervalSince1970
         let shown = tomorrow.flatMap { seconds >= $0.from && seconds < $0.until ? $0 : nil }
         let preview = shown?.preview ?? self.preview
@@ -74,11 +75,11 @@ final class StationSharePage: Sendable {
         hash.combine(shown == nil ? 0 as UInt8 : 1)
         html.raw(preview.head)
         if let origin {
-            hash.combine(origin.bytes)
+            hash.combine(origin.html)
             html.raw("<meta property=\"og:url\" content=\"")
             writeURL(origin, into: &html)
             html.raw("\">\n<meta property=\"og:image\" content=\"")
-            html.raw(origin.bytes)
+            html.raw(origin.html)
             html.raw("/og-image.png\">\n")
         }
         html.raw(preview.cards)
@@ -97,8 +98,8 @@ final class StationSharePage: Sendable {
         return Rendered(body: html.bytes, etag: hash.etag)
     }
 
-    private func writeURL(_ origin: RequestOrigin, into html: inout HTMLWriter) {
-        html.raw(origin.bytes)
+    private func writeURL(_ origin: PublicURL, into html: inout HTMLWriter) {
+        html.raw(origin.html)
         html.raw("/stations/")
         html.int(id.rawValue)
     }

@@ -8,6 +8,10 @@ package struct PettyContext: Sendable {
     package let clock: @Sendable () -> Date
     package let startedAt: Date
     package let appStoreID: String?
+    /// The base of absolute URLs on pages (`PETTY_PUBLIC_URL`, or the listen address).
+    package var publicURL = PublicURL(listenHost: "127.0.0.1", port: 8080)
+    /// `PETTY_ANDROID_PACKAGE` and `PETTY_ANDROID_CERT_SHA256`: serves `/.well-known/assetlinks.json` when set.
+    package var android: AndroidAppLink? = nil
     /// Set in follower mode: how copying from the leader goes, for `/health`.
     package var follower: (@Sendable () -> FollowerStatus)? = nil
     /// How saving to the data directory goes, for `/health`.

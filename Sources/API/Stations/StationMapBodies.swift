@@ -4,8 +4,10 @@ import HTTP
 /// `compact=true`: map pins. Each is the snapshot's ready `CompactStationEncoding.head` plus the asked fuel's
 /// `price` (and `tomorrow`, where published); with several fuels (`fuel=U91,E10`), the lowest of them and a
 /// `fuel` naming it. A price that does not count (stale, implausible) is left out rather than pinned on a map.
+/// `meta.sampled` says whether the pins are an even spread (`FuelIndex.mapPins`) rather than a page.
 enum CompactStationListBody {
-    static func response(page: SlotPage, fuels: [FuelType], view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
+    static func response(pins: MapPinPage, fuels: [FuelType], view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
+        let page = pins.page
         let rendered = view.extra
         let meta = rendered.meta(for: state)
         let entries = view.snapshot.entries
@@ -36,7 +38,15 @@ enum CompactStationListBody {
             json.raw("}")
             hash.combine(rendered.hashes[hit.slot])
         }
-        meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json)
+        meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
+            json.raw(",\"sampled\":")
+            json.raw(pins.isSampled ? "true" : "false")
+            if let cell = pins.cellDegrees {
+                json.raw(",\"sampling\":\"cheapest_per_cell\",\"cell_degrees\":")
+                json.decimal(cell, places: 6)
+            }
+        }
+        hash.combine(pins.isSampled ? 1 as UInt8 : 0)
         hash.combine(meta.hash)
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }

@@ -48,6 +48,8 @@ struct StationsController: RouteCollection {
         if query.sort == .price && query.fuels.count > 1 { throw params.bad("sort=price ranks one fuel; give fuel a single code, e.g. fuel=U91") }
         if query.sort == .price && query.fuel == nil { throw params.bad("sort=price needs fuel, e.g. fuel=U91") }
         if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }
+        // Compact pins spread evenly over the area unless the client asked for an order or a page.
+        let spreadsPins = compact && query.sort == nil && !params.query.contains("offset") && query.after == nil && ids == nil
         if query.sort == nil && query.near != nil { query.sort = .distance }
         if cluster {
             let cell = zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
@@ -55,11 +57,13 @@ struct StationsController: RouteCollection {
             do { clusters = try view.index.clusters(matching: query, cellDegrees: cell) } catch { throw params.bad("\(error)") }
             return StationClusterBody.response(clusters, cellDegrees: cell, view: view, state: query.state)
         }
+        if compact {
+            let pins: MapPinPage
+            do { pins = try view.index.mapPins(matching: query, spread: spreadsPins) } catch { throw params.bad("\(error)") }
+            return CompactStationListBody.response(pins: pins, fuels: query.fuels, view: view, state: query.state, rawQuery: request.head.rawQuery)
+        }
         let page: SlotPage
         do { page = try view.index.slots(matching: query) } catch { throw params.bad("\(error)") }
-        if compact {
-            return CompactStationListBody.response(page: page, fuels: query.fuels, view: view, state: query.state, rawQuery: request.head.rawQuery)
-        }
         let missing = ids.map { view.index.unknownIDs($0) }
         return StationListBody.response(
             page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing,

@@ -1,3 +1,4 @@
+import API
 import Foundation
 import HTTP
 import Providers
@@ -42,6 +43,7 @@ public enum CommandLineParser {
               --threads <n>        Event loop threads [PETTY_THREADS] (default: one per core)
               --data-dir <path>    Where the store persists [PETTY_DATA_DIR] (default ./data)
               --public-dir <path>  Static files [PETTY_PUBLIC_DIR] (default Public)
+              --public-url <url>   Base of absolute URLs on share pages [PETTY_PUBLIC_URL] (default http://host:port)
               --log-level <level>  trace | debug | info | notice | warning | error [PETTY_LOG_LEVEL] (default info)
               --body-timeout <s>   A request body's total deadline, in seconds [PETTY_BODY_TIMEOUT_SECONDS] (default 30)
               --etcd-endpoints <urls>  Fleet mode: etcd v3 endpoints, comma-separated [PETTY_ETCD_ENDPOINTS]
@@ -88,6 +90,7 @@ public enum CommandLineParser {
             case "--threads": config.threads = try threads(try value(), source: name)
             case "--data-dir": config.dataDirectory = try value()
             case "--public-dir": config.publicDirectory = try value()
+            case "--public-url": config.publicURL = try publicURL(try value(), source: name)
             case "--log-level": config.logLevel = try level(try value(), source: name)
             case "--body-timeout": config.server.bodyTimeoutSeconds = try ServerLimitsEnvironment.seconds(try value(), name: name)
             case _ where FleetOptions.flags.contains(name): try config.fleet.set(name, try value())
@@ -117,6 +120,8 @@ public enum CommandLineParser {
         if let value = env["PETTY_DATA_DIR"], !value.isEmpty { config.dataDirectory = value }
         if let value = env["PETTY_PUBLIC_DIR"], !value.isEmpty { config.publicDirectory = value }
         if let value = env["PETTY_APPSTORE_ID"], !value.isEmpty { config.appStoreID = value }
+        if let value = env["PETTY_PUBLIC_URL"], !value.isEmpty { config.publicURL = try publicURL(value, source: "PETTY_PUBLIC_URL") }
+        config.android = try android(package: env["PETTY_ANDROID_PACKAGE"] ?? "", fingerprints: env["PETTY_ANDROID_CERT_SHA256"] ?? "")
         if let value = env["PETTY_SAMPLE_DATA"], !value.isEmpty {
             switch value.lowercased() {
             case "on", "true", "1", "yes": config.loadSampleData = true
@@ -151,8 +156,22 @@ public enum CommandLineParser {
         if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }
         do {
             config.providers = try ProviderSettings.fromEnvironment(env, userAgent: ProviderClient.defaultUserAgent(version: Entrypoint.version))
-        } catch { throw CommandLineError(error.description) }
+        } catch { throw CommandLineError("\(error)") }
         return config
+    }
+
+    static func publicURL(_ raw: String, source: String) throws -> PublicURL {
+        do { return try PublicURL(validating: raw, name: source) } catch { throw CommandLineError("\(error)") }
+    }
+
+    /// Both or neither: a package without fingerprints (or the reverse) cannot verify.
+    static func android(package: String, fingerprints: String) throws -> AndroidAppLink? {
+        switch (package.isEmpty, fingerprints.isEmpty) {
+        case (true, true): return nil
+        case (true, false): throw CommandLineError("PETTY_ANDROID_CERT_SHA256 is set but PETTY_ANDROID_PACKAGE is not")
+        default:
+            do { return try AndroidAppLink(package: package, fingerprints: fingerprints) } catch { throw CommandLineError("\(error)") }
+        }
     }
 
     static func port(_ raw: String, source: String) throws -> Int {

@@ -1,3 +1,4 @@
+import API
 import Coordination
 import Foundation
 import HTTP
@@ -18,6 +19,11 @@ public struct AppConfiguration: Sendable {
     public var loadSampleData = true
     /// `PETTY_APPSTORE_ID`: adds the `apple-itunes-app` banner to share pages.
     public var appStoreID: String?
+    /// `PETTY_PUBLIC_URL` / `--public-url`: the base of absolute URLs on share pages; nil derives it from the
+    /// listen address (`publicBaseURL`).
+    public var publicURL: PublicURL?
+    /// `PETTY_ANDROID_PACKAGE` and `PETTY_ANDROID_CERT_SHA256`: serves `/.well-known/assetlinks.json`.
+    public var android: AndroidAppLink?
     /// `PETTY_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` / `X-Real-IP` are believed (default loopback).
     public var trustedProxies: [IPAddressRange] = TrustedProxyMiddleware().trusted
     /// `PETTY_PROVIDERS` and the provider variables. The default here polls nothing (tests); the environment's
@@ -35,4 +41,7 @@ public struct AppConfiguration: Sendable {
     public var fleet = FleetOptions()
 
     public init() {}
+
+    /// `publicURL`, or `http://hostname:port` of the listen address.
+    public var publicBaseURL: PublicURL { publicURL ?? PublicURL(listenHost: hostname, port: port) }
 }

@@ -77,7 +77,7 @@ extension FuelIndex {
     }
 
     /// `slots(matching:)` for a validated query.
-    private func page(_ query: StationQuery) -> SlotPage {
+    func page(_ query: StationQuery) -> SlotPage {
         let entries = snapshot.entries
         // Brands unknown to this snapshot match nothing: asked for alone, nothing is left.
         var wantedBrands: Set<Int32>?
