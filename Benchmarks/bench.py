@@ -546,7 +546,7 @@ http {{
 
     def fleet(self):
         """Benchmarks/helpers/fleet_throughput.py with this release build: req/s through nginx, 1 member vs 3."""
-        env = {**os.environ, "FLEET_BINARY": str(RUN), "DURATION": DURATION, "THREADS": str(THREADS), "ROUNDS": "1"}
+        env = {**os.environ, "FLEET_BINARY": str(RUN), "DURATION": DURATION, "THREADS": str(THREADS), "ROUNDS": str(ROUNDS)}
         out = subprocess.run([sys.executable, HELPERS / "fleet_throughput.py"], env=env, capture_output=True, text=True)
         indented(out.stdout + out.stderr[-600:])
         rows = [line.split() for line in out.stdout.splitlines() if line.startswith("FLEET_ROW ")]
