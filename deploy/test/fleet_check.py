@@ -83,6 +83,16 @@ class Etcd:
             "--initial-cluster", cluster, "--initial-cluster-token", "fleet-check", "--initial-cluster-state", "new",
         ], log=self.work / f"etcd{i}.log")
 
+    def last_words(self):
+        """Why a member did not come up: each one's exit status and the last line of its log."""
+        words = []
+        for i in range(3):
+            log = self.work / f"etcd{i}.log"
+            lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
+            status = self.live[i].poll() if self.live[i] else "stopped"
+            words.append(f"e{i} exit={status}: {lines[-1][-200:] if lines else 'no log'}")
+        return "; ".join(words)
+
     def kill(self, i):
         proc = self.live[i]
         if proc:
@@ -524,8 +534,8 @@ def main():
         etcd = Etcd(procs, work)
         for i in range(3):
             etcd.start(i)
-        up = wait_for(30, lambda: all(etcd.ready(i) for i in range(3)), 0.3)
-        results.check("3 etcd members answer on the v3 JSON gateway (/v3/kv/range)", up)
+        up = wait_for(60, lambda: all(etcd.ready(i) for i in range(3)), 0.3)
+        results.check("3 etcd members answer on the v3 JSON gateway (/v3/kv/range)", up, etcd.last_words())
         if not up:
             return results
         problem = etcd.enable_auth()
