@@ -8,6 +8,7 @@ merge and history-memory rows. One command prints every figure with its target a
     ROUNDS=5 DURATION=10s Benchmarks/bench.sh
     SCENARIOS="station list" Benchmarks/bench.sh
     SCENARIOS="memory startup merge" Benchmarks/bench.sh
+    SCENARIOS=fleet Benchmarks/bench.sh     # opt-in: needs etcd (installs Debian's etcd-server)
 
 Knobs: SCENARIOS, ROUNDS (3), DURATION (5s), THREADS (wrk threads and nginx workers, 2), IDLE_CONNS (10000),
 MERGE_WINDOW (10s), FAKE_NSW_DELAY (2 s), STARTUP_RUNS (5), MERGE_RUNS (5), NEAR_POINTS (1000), KEEP=1 (keep
@@ -99,6 +100,7 @@ SCENARIOS = {
 }
 LARGE = ["memory", "startup", "merge", "merge_load"]
 ALL = [*SCENARIOS, *LARGE, "history-memory"]
+OPT_IN = ["fleet"]  # named only: 3 etcd members and 3 Petty instances, minutes of setup
 MEMORY_PATHS = ["/health", "/v1/stations/1", "/v1/stations?state=NSW&limit=50", "/v1/stations?state=QLD&limit=50",
                 "/v1/stations?near=-33.8688,151.2093&radius_km=5&fuel=U91&sort=price", "/stations/1",
                 "/v1/averages?state=NSW", "/v1/trends?state=VIC&fuel=U91&days=30", "/v1/tomorrow?state=WA&fuel=U91",
@@ -542,6 +544,20 @@ http {{
         mb = re.search(r"\+(-?[\d.]+) MB", line)
         self.extra.append(("history-memory", verdict(bool(mb) and float(mb.group(1)) <= 30), "≤ +30 MB", line))
 
+    def fleet(self):
+        """Benchmarks/helpers/fleet_throughput.py with this release build: req/s through nginx, 1 member vs 3."""
+        env = {**os.environ, "FLEET_BINARY": str(RUN), "DURATION": DURATION, "THREADS": str(THREADS), "ROUNDS": str(ROUNDS)}
+        out = subprocess.run([sys.executable, HELPERS / "fleet_throughput.py"], env=env, capture_output=True, text=True)
+        indented(out.stdout + out.stderr[-600:])
+        rows = [line.split() for line in out.stdout.splitlines() if line.startswith("FLEET_ROW ")]
+        if not rows:
+            self.extra.append(("fleet 3 vs 1", "INVALID (no measurement)", "0 errors", ""))
+        for _, path, one, three, errors in rows:
+            ratio = int(three) / int(one) if int(one) else 0
+            self.extra.append((f"fleet 3 vs 1 {path}", verdict(int(errors) == 0 and int(one) > 0 and int(three) > 0),
+                               "0 errors", f"{one} -> {three} req/s through nginx, {ratio:.2f}× (no ratio target: "
+                               "members share this machine's cores)"))
+
     # --- report ----------------------------------------------------------------------------------------------------
 
     def report(self, command):
@@ -623,9 +639,9 @@ def nsw_poll(health_body, start, end):
 def main():
     os.chdir(ROOT)
     selected = ENV.get("SCENARIOS", " ".join(ALL)).split()
-    unknown = [n for n in selected if n not in ALL]
+    unknown = [n for n in selected if n not in ALL + OPT_IN]
     if unknown:
-        sys.exit(f"bench: unknown scenario '{unknown[0]}' (known: {' '.join(ALL)})")
+        sys.exit(f"bench: unknown scenario '{unknown[0]}' (known: {' '.join(ALL + OPT_IN)})")
     for tool in ("wrk", "nginx"):
         if not shutil.which(tool):
             sys.exit(f"bench: {tool} is required (apt-get install -y wrk nginx)")
@@ -655,7 +671,8 @@ def main():
         if any(bench.wants(n) for n in LARGE):
             bench.make_large()
         for name, run in (("memory", bench.memory), ("startup", bench.startup), ("merge", bench.merge),
-                          ("merge_load", bench.merge_load), ("history-memory", bench.history_memory)):
+                          ("merge_load", bench.merge_load), ("history-memory", bench.history_memory),
+                          ("fleet", bench.fleet)):
             if bench.wants(name):
                 run()
         bench.loads.append(f"end {uptime()}")

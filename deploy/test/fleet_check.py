@@ -1,6 +1,7 @@
 """The fleet on a real etcd (issue 24): 3 etcd members and 3 Petty instances on loopback behind the shipped nginx
-config, a fake FuelWatch whose log says which instance polled (each instance has its own base-URL prefix), and a
-reader through nginx every 100 ms throughout. Prints a `check | result` table ending `N passed, N failed`.
+config, a fake FuelWatch and a fake NSW FuelCheck whose logs say which instance polled (each instance has its own
+base-URL prefix; deploy/test/fleet_fakes.py), and a reader through nginx every 100 ms throughout. Prints a
+`check | result` table ending `N passed, N failed`.
 
     fleet_check.py             the seven scenarios of the issue's "How it is checked"
     fleet_check.py --failover  the Benchmarks `failover` row: kill -9 the leader 5 times, median seconds to the
@@ -10,7 +11,6 @@ FLEET_LEASE (default 5 s: etcd's own leader election takes about a second, and o
 must not cost the fleet its leader) is PETTY_LEASE_SECONDS; FLEET_WINDOW (default 40 s) shortens the issue's "two minutes"
 of scenario 1. FLEET_KEEP=1 keeps the temp dir; FLEET_BINARY runs that `Run` instead of a release build. Python 3 stdlib only; processes are stopped by pid."""
 import base64
-import http.server
 import json
 import os
 import re
@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "Scripts"))
 from harness import ROOT, Processes, Results, free_port, http_get, nginx_temp_paths, raise_on_signals, wait_for  # noqa: E402
+from fleet_fakes import NSW, FuelWatch, poll_runs  # noqa: E402
 
 LEASE = int(os.environ.get("FLEET_LEASE", "5"))
 WINDOW = float(os.environ.get("FLEET_WINDOW", "40"))
-FIXTURE = ROOT / "Tests/ProvidersTests/Fixtures/wa_fuelWatchRSS_today_metro_ULP.xml"
 ROOT_PASSWORD = "fleet-check-secret"
 FLEET = "fleetcheck"
 
@@ -82,6 +82,16 @@ class Etcd:
             "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
             "--initial-cluster", cluster, "--initial-cluster-token", "fleet-check", "--initial-cluster-state", "new",
         ], log=self.work / f"etcd{i}.log")
+
+    def last_words(self):
+        """Why a member did not come up: each one's exit status and the last line of its log."""
+        words = []
+        for i in range(3):
+            log = self.work / f"etcd{i}.log"
+            lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
+            status = self.live[i].poll() if self.live[i] else "stopped"
+            words.append(f"e{i} exit={status}: {lines[-1][-200:] if lines else 'no log'}")
+        return "; ".join(words)
 
     def kill(self, i):
         proc = self.live[i]
@@ -140,66 +150,11 @@ class Etcd:
         return None, 0
 
 
-# --- the fake FuelWatch -------------------------------------------------------------------------------------
-
-class FuelWatch(http.server.ThreadingHTTPServer):
-    """Every request is logged with the instance prefix (`/m0/...`), the time and whether it asked for tomorrow."""
-    daemon_threads = True
-
-    def __init__(self):
-        self.template = FIXTURE.read_text()
-        self.calls = []
-        self.lock = threading.Lock()
-        self.shift = 0
-        self.tomorrow_published = False
-        super().__init__(("127.0.0.1", free_port()), FuelWatchHandler)
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def feed(self, tomorrow):
-        perth = time.time() + 8 * 3600
-        if tomorrow and not self.tomorrow_published:
-            return re.sub(r"<item>.*</item>", "", self.template, flags=re.S).encode()
-        day = time.strftime("%Y-%m-%d", time.gmtime(perth - 6 * 3600 + (86400 if tomorrow else 0)))
-        with self.lock:
-            self.shift += 1
-            shift = self.shift % 50
-        body = re.sub(r"<date>[^<]*</date>", f"<date>{day}</date>", self.template)
-        bump = 3 if tomorrow else 60
-        return re.sub(r"<price>([0-9.]+)</price>",
-                      lambda m: f"<price>{float(m.group(1)) + bump + shift / 10:.1f}</price>", body).encode()
-
-    def calls_by(self, since=0.0, until=None):
-        with self.lock:
-            return [c for c in self.calls if c[0] >= since and (until is None or c[0] < until)]
-
-
-class FuelWatchHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):
-        server = self.server
-        prefix = self.path.split("/")[1]
-        with server.lock:
-            server.calls.append((time.monotonic(), prefix, self.path))
-        body = server.feed("Day=tomorrow" in self.path)
-        self.send_response(200)
-        self.send_header("Content-Type", "text/xml; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 # --- Petty instances and nginx ------------------------------------------------------------------------------
 
 class Fleet:
-    def __init__(self, procs, work, etcd, fake, binary):
-        self.procs, self.work, self.etcd, self.fake, self.binary = procs, work, etcd, fake, binary
+    def __init__(self, procs, work, etcd, fake, nsw, binary):
+        self.procs, self.work, self.etcd, self.fake, self.nsw, self.binary = procs, work, etcd, fake, nsw, binary
         self.ports = [free_port() for _ in range(3)]
         self.live = [None, None, None]
         self.nginx_port = free_port()
@@ -208,7 +163,9 @@ class Fleet:
     def start(self, i, password=ROOT_PASSWORD, port=None, name=None):
         port = port or self.ports[i]
         name = name or f"m{i}"
-        env = {"PETTY_PROVIDERS": "wa", "PETTY_WA_BASE_URL": f"{self.fake.url}/{name}", "PETTY_WA_POLL_SECONDS": "60",
+        env = {"PETTY_PROVIDERS": "wa,nsw", "PETTY_WA_BASE_URL": f"{self.fake.url}/{name}", "PETTY_WA_POLL_SECONDS": "60",
+               "PETTY_NSW_BASE_URL": f"{self.nsw.url}/{name}", "PETTY_NSW_API_KEY": "fleet-key",
+               "PETTY_NSW_API_SECRET": "fleet-secret", "PETTY_NSW_POLL_SECONDS": "60",
                "PETTY_PROVIDER_TIMEOUT_SECONDS": "5", "PETTY_ETCD_ENDPOINTS": self.etcd.endpoints(),
                "PETTY_ETCD_USERNAME": "root", "PETTY_ETCD_PASSWORD": password, "PETTY_FLEET": FLEET,
                "PETTY_ADVERTISE_URL": f"http://127.0.0.1:{port}", "PETTY_LEASE_SECONDS": str(LEASE)}
@@ -242,13 +199,17 @@ class Fleet:
     def version(self, i):
         return ((self.health(i) or {}).get("snapshot") or {}).get("version", -1)
 
-    def start_nginx(self):
+    def start_nginx(self, members=(0, 1, 2), workers=1, rate_limited=True):
+        """The shipped config with `members` as upstreams; `rate_limited=False` drops the per-IP limit (a
+        benchmark is one client at thousands of requests a second)."""
         conf = self.work / "nginx"
         (conf / "tmp").mkdir(parents=True, exist_ok=True)
         locations = (ROOT / "deploy/nginx/petty-locations.conf").read_text().replace("/srv/petty/Public", str(ROOT / "Public"))
+        if not rate_limited:
+            locations = re.sub(r"\n\s*limit_req[ _][^\n]*", "", locations)
         (conf / "petty-locations.conf").write_text(locations)
         site = (ROOT / "deploy/nginx/petty.conf").read_text()
-        servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;\n" for p in self.ports)
+        servers = "".join(f"    server 127.0.0.1:{self.ports[i]} max_fails=1 fail_timeout=10s;\n" for i in members)
         site = re.sub(r"    server 127\.0\.0\.1:8080 [^\n]*\n", servers, site)
         # Only the HTTPS server block is kept, served as plain HTTP on loopback; the reader alone must not hit
         # the per-IP rate limit, which is for many clients.
@@ -257,11 +218,11 @@ class Fleet:
         site = site.replace("rate=10r/s", "rate=200r/s")
         (conf / "site.conf").write_text(site)
         user = "user root;\n" if os.getuid() == 0 else ""
-        (conf / "nginx.conf").write_text(f"""{user}worker_processes 1;
+        (conf / "nginx.conf").write_text(f"""{user}worker_processes {workers};
 daemon off;
 pid {conf}/nginx.pid;
 error_log {conf}/error.log warn;
-events {{ worker_connections 256; }}
+events {{ worker_connections 1024; }}
 http {{
     include /etc/nginx/mime.types;
     access_log {conf}/access.log;
@@ -333,8 +294,26 @@ def tomorrow_everywhere(fleet):
     return True
 
 
-def scenarios(results, fleet, etcd, fake, reader, timings):
+def calls_of(fakes, since=0.0, until=None):
+    return [c for fake in fakes for c in fake.calls_by(since, until)]
+
+
+def one_poller_at_a_time(results, fakes, handovers, since):
+    """Two members polling at once interleave their calls (WA's and NSW's together): more runs of one instance than
+    the handovers the run caused (kill -9, SIGSTOP, etcd lost), or one instance's call within a second of
+    another's (a real handover waits out the old lease)."""
+    runs = poll_runs(calls_of(fakes, since))
+    quick = [(a[0], b[0], b[1] - a[2]) for a, b in zip(runs, runs[1:]) if b[1] - a[2] < 1.0]
+    shown = ", ".join(f"{r[0]}x{r[3]}" for r in runs)
+    results.check(f"never two instances polling in the same window (WA and NSW: {len(runs)} runs, at most "
+                  f"{handovers + 1} for {handovers} handovers)", len(runs) <= handovers + 1 and not quick,
+                  f"runs: {shown}; handed over within 1 s: {quick}")
+    return shown
+
+
+def scenarios(results, fleet, etcd, fake, nsw, reader, timings):
     started = time.monotonic()
+    handovers = 0
     # 7 runs beside 1: a member with the wrong etcd password, never polling.
     wrong_port = free_port()
     wrong = fleet.start(0, password="not-the-password", port=wrong_port, name="wrong")
@@ -349,12 +328,16 @@ def scenarios(results, fleet, etcd, fake, reader, timings):
     window_start = time.monotonic()
     time.sleep(WINDOW)
     pollers = {c[1] for c in fake.calls_by(started)}
+    nsw_pollers = {c[1] for c in nsw.calls_by(started)}
     leader = one_leader(fleet, LEASE + 10)
     changes = [fleet.coordination(i).get("leader_changes") for i in range(3)]
     results.check(f"1. exactly one instance polls over {time.monotonic() - started:.0f} s (the whole run so far)",
                   leader is not None and pollers == {f"m{leader}"}, f"polled: {sorted(pollers)}, leader changes seen {changes}")
-    timings["1"] = (f"{len(fake.calls_by(started))} calls in {time.monotonic() - started:.0f} s, all by m{leader}"
-                    if pollers == {f"m{leader}"} else str(sorted(pollers)))
+    results.check("1. ... and it is the one instance polling NSW", leader is not None and nsw_pollers == {f"m{leader}"},
+                  f"NSW polled by: {sorted(nsw_pollers)}")
+    timings["1"] = (f"{len(fake.calls_by(started))} WA and {len(nsw.calls_by(started))} NSW calls in "
+                    f"{time.monotonic() - started:.0f} s, all by m{leader}"
+                    if pollers | nsw_pollers == {f"m{leader}"} else f"WA {sorted(pollers)}, NSW {sorted(nsw_pollers)}")
     if leader is None:
         return
 
@@ -362,7 +345,7 @@ def scenarios(results, fleet, etcd, fake, reader, timings):
     wait_for(60, lambda: fleet.health(None, port=wrong_port) is not None, 0.5)
     wrong_health = (fleet.health(None, port=wrong_port) or {}).get("coordination") or {}
     results.check("7. wrong etcd credentials: never polls, /health says why",
-                  "wrong" not in pollers and "authentication failed" in wrong_health.get("etcd", ""),
+                  "wrong" not in pollers | nsw_pollers and "authentication failed" in wrong_health.get("etcd", ""),
                   f"polled={sorted(pollers)} etcd={wrong_health.get('etcd')}")
     timings["7"] = f"0 calls in {time.monotonic() - started:.0f} s; etcd: {wrong_health.get('etcd', '')[:60]}"
     fleet.procs.stop(wrong)
@@ -374,19 +357,28 @@ def scenarios(results, fleet, etcd, fake, reader, timings):
     fake.tomorrow_published = True
     killed = time.monotonic()
     fleet.kill(leader)
+    handovers += 1
     call = None
     wait_for(LEASE + 20, lambda: first_call_after(fake, killed, exclude=f"m{leader}") is not None, 0.1)
     call = first_call_after(fake, killed, exclude=f"m{leader}")
     took = call[0] - killed if call else None
+    wait_for(LEASE + 20, lambda: first_call_after(nsw, killed, exclude=f"m{leader}") is not None, 0.1)
+    nsw_call = first_call_after(nsw, killed, exclude=f"m{leader}")
+    nsw_took = nsw_call[0] - killed if nsw_call else None
     read_window = killed + max(took or 20, LEASE) + 10
     time.sleep(max(0.0, read_window - time.monotonic()))
     failed_reads = reader.failures(killed, read_window)
     results.check(f"2. kill -9 the leader: another polls within lease + 5 s ({LEASE + 5} s)",
                   took is not None and took <= LEASE + 5, f"first call after {took}")
+    new_pollers = {c[1] for c in calls_of((fake, nsw), killed, read_window)}
+    results.check(f"2. ... NSW polling moves to the new leader within lease + 5 s, no other instance polls after the kill",
+                  nsw_took is not None and nsw_took <= LEASE + 5 and call is not None and new_pollers == {call[1]},
+                  f"first NSW call after {nsw_took}; polled after the kill: {sorted(new_pollers)}")
     results.check("2. no read through nginx fails during the failover", not failed_reads,
                   f"{len(failed_reads)} failed of {reader.count(killed, read_window)}")
     timings["2"] = (f"first call by the new leader {took:.1f} s after kill -9; {reader.count(killed, read_window)} reads "
-                    f"in the {read_window - killed:.0f} s after, {len(failed_reads)} failed") if took else "no call"
+                    f"in the {read_window - killed:.0f} s after, {len(failed_reads)} failed; first NSW call "
+                    f"{nsw_took if nsw_took is None else round(nsw_took, 1)} s") if took else "no call"
     if in_window:
         ok = wait_for(LEASE + 15, lambda: tomorrow_everywhere(fleet), 0.25)
         reached = time.monotonic() - killed
@@ -408,12 +400,13 @@ def scenarios(results, fleet, etcd, fake, reader, timings):
     old_epoch = fleet.coordination(leader).get("epoch")
     frozen = fleet.live[leader]
     frozen.send_signal(signal.SIGSTOP)
+    handovers += 1
     stopped = time.monotonic()
     time.sleep(3 * LEASE)
     frozen.send_signal(signal.SIGCONT)
     resumed = time.monotonic()
     time.sleep(max(5, LEASE + 2))
-    late = [c for c in fake.calls_by(resumed) if c[1] == f"m{leader}"]
+    late = [c for c in calls_of((fake, nsw), resumed) if c[1] == f"m{leader}"]
     coordination = fleet.coordination(leader)
     pointer, _ = etcd.get(f"/{FLEET}/dataset")
     pointer_epoch = json.loads(pointer).get("epoch") if pointer else None
@@ -441,12 +434,11 @@ def scenarios(results, fleet, etcd, fake, reader, timings):
     results.check("4. one etcd member killed: no leader change", fleet.leaders() == [leader] and epochs == {epoch},
                   f"leaders={fleet.leaders()} epochs={epochs}")
     etcd.kill(1)
+    handovers += 1
     lost = time.monotonic()
     wait_for(LEASE + 3, lambda: not fleet.leaders(), 0.2)
-    time.sleep(1)
-    after = [c for c in fake.calls_by(lost + LEASE)]
-    time.sleep(LEASE + 2)
-    after = [c for c in fake.calls_by(lost + LEASE)]
+    time.sleep(LEASE + 3)
+    after = calls_of((fake, nsw), lost + LEASE)
     reads_ok = not reader.failures(lost)
     etcd_says = fleet.coordination(leader).get("etcd", "")
     results.check("4. two etcd members killed: polling stops within one lease, reads stay 200",
@@ -474,6 +466,7 @@ def scenarios(results, fleet, etcd, fake, reader, timings):
     wait_for(60, lambda: fleet.health(fresh) is not None, 0.2)
     answering = time.monotonic()
     fleet.kill(leader)  # the fresh member must not step in before it has caught up
+    handovers += 1
     bad_lead, served = [], None
     deadline = answering + 15
     while time.monotonic() < deadline:
@@ -489,6 +482,8 @@ def scenarios(results, fleet, etcd, fake, reader, timings):
                   f"led holding {bad_lead[:3]} < v{published}" if bad_lead else "no published version read from etcd")
     results.check("5. ... and serves it within 15 s", served is not None, "not within 15 s")
     timings["5"] = f"serves v{published}+ {served:.1f} s after it answered; never led behind" if served is not None else "not served"
+    wait_for(LEASE + 15, lambda: len(fleet.leaders()) == 1, 0.2)
+    timings["runs"] = one_poller_at_a_time(results, (fake, nsw), handovers, started)
     fleet.start(leader)
 
 
@@ -521,7 +516,7 @@ def main():
     results = Results()
     work = Path(tempfile.mkdtemp(prefix="petty-fleet."))
     procs = Processes()
-    fake = None
+    fake = nsw = None
     timings = {}
     try:
         version = ensure_etcd()
@@ -539,15 +534,16 @@ def main():
         etcd = Etcd(procs, work)
         for i in range(3):
             etcd.start(i)
-        up = wait_for(30, lambda: all(etcd.ready(i) for i in range(3)), 0.3)
-        results.check("3 etcd members answer on the v3 JSON gateway (/v3/kv/range)", up)
+        up = wait_for(60, lambda: all(etcd.ready(i) for i in range(3)), 0.3)
+        results.check("3 etcd members answer on the v3 JSON gateway (/v3/kv/range)", up, etcd.last_words())
         if not up:
             return results
         problem = etcd.enable_auth()
         results.check("etcd auth enabled (root user and role)", problem is None, problem or "")
-        fake = FuelWatch()
-        threading.Thread(target=fake.serve_forever, daemon=True).start()
-        fleet = Fleet(procs, work, etcd, fake, binary)
+        fake, nsw = FuelWatch(), NSW()
+        for server in (fake, nsw):
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        fleet = Fleet(procs, work, etcd, fake, nsw, binary)
         for i in range(3):
             fleet.start(i)
         problem = fleet.start_nginx()
@@ -569,7 +565,7 @@ def main():
                          f"every member serving the new version {serve:.2f} s")
                 results.check("failover: 5 kill -9 runs measured", ok, f"{len(rows)} runs")
             else:
-                scenarios(results, fleet, etcd, fake, reader, timings)
+                scenarios(results, fleet, etcd, fake, nsw, reader, timings)
         finally:
             reader.stopping.set()
         total = reader.count(0)
@@ -578,8 +574,9 @@ def main():
         for key in sorted(timings):
             note(f"scenario {key}: {timings[key]}")
     finally:
-        if fake:
-            fake.shutdown()
+        for server in (fake, nsw):
+            if server:
+                server.shutdown()
         procs.stop_all()
         if os.environ.get("FLEET_KEEP"):
             note(f"kept {work}")

@@ -5,8 +5,8 @@ import Fuel
 import Synchronization
 
 /// A fleet follower's copy step: download the dataset the published pointer names, with the follower's
-/// downloader and limits, and apply it only when the body's checksum is the pointer's, the pointer's epoch is
-/// not older than the one held, and the dataset passes the same validation and trust rules as in
+/// downloader and limits, and apply it only when the body's checksum is the pointer's, the pointer is news by
+/// `PointerOrder` (epoch first, then version), and the dataset passes the same validation and trust rules as in
 /// `PETTY_FOLLOW_URL` mode. Anything refused leaves the held dataset served.
 final class FleetCopier: Sendable {
     enum Outcome: Equatable {
@@ -20,6 +20,8 @@ final class FleetCopier: Sendable {
     struct State {
         /// The epoch of the dataset held (0 before any copy).
         var epoch: Int64 = 0
+        /// The version and pointer checksum of the last dataset copied.
+        var applied: (version: UInt64, checksum: String)?
         var lastApplied: Date?
         var lastError: String?
         var refused = 0
@@ -39,12 +41,18 @@ final class FleetCopier: Sendable {
     func invalidate() { downloader.invalidate() }
 
     func copy(_ pointer: DatasetPointer) async -> Outcome {
-        let heldEpoch = state.withLock { $0.epoch }
-        guard pointer.epoch >= heldEpoch else { return note(.refused("epoch \(pointer.epoch) is older than the \(heldEpoch) held")) }
-        let held = store.current.version
-        guard pointer.version > held else {
+        let (heldEpoch, applied) = state.withLock { ($0.epoch, $0.applied) }
+        let heldVersion = store.current.version
+        let heldChecksum = applied?.version == heldVersion ? applied?.checksum : nil
+        let versionMayGoBack: Bool
+        switch PointerOrder.of(pointer, heldEpoch: heldEpoch, heldVersion: heldVersion, heldChecksum: heldChecksum) {
+        case .olderEpoch:
+            return note(.refused("epoch \(pointer.epoch) is older than the \(heldEpoch) held"))
+        case .held:
             state.withLock { $0.epoch = max($0.epoch, pointer.epoch) }
             return .unchanged
+        case .copy(let mayGoBack):
+            versionMayGoBack = mayGoBack
         }
         guard let url = URL(string: pointer.url) else { return note(.refused("the pointer's URL is not a URL")) }
         switch await downloader.fetch(url, etag: nil) {
@@ -65,13 +73,14 @@ final class FleetCopier: Sendable {
                 return note(.refused(problem))
             }
             if let refusal = DatasetBounds.refusal(of: dataset.snapshot, holding: held, now: Date())
-                ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held) {
+                ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held, versionMayGoBack: versionMayGoBack) {
                 return note(.refused(refusal.description))
             }
             guard !Task.isCancelled else { return .unchanged }
             store.replace(with: dataset)
             state.withLock { state in
                 state.epoch = pointer.epoch
+                state.applied = (dataset.snapshot.version, pointer.checksum)
                 state.lastApplied = Date()
                 state.lastError = nil
             }

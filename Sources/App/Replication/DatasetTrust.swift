@@ -6,10 +6,11 @@ import Fuel
 /// directory, restarted on samples or took in a broken feed must not wipe the fleet, so a follower never
 /// accepts less than the merge rules would accept from a provider, and never goes backwards.
 enum DatasetTrust {
-    /// Why `incoming` must be refused while `held` is served, or nil to accept it.
-    static func refusal(of incoming: Snapshot, holding held: Snapshot) -> DatasetRefusal? {
+    /// Why `incoming` must be refused while `held` is served, or nil to accept it. `versionMayGoBack` when a
+    /// fleet's newer epoch orders the datasets (`PointerOrder`): every other rule still holds.
+    static func refusal(of incoming: Snapshot, holding held: Snapshot, versionMayGoBack: Bool = false) -> DatasetRefusal? {
         guard incoming.stationCount > 0 else { return DatasetRefusal(.shrink, "empty dataset: no stations") }
-        guard incoming.version >= held.version else {
+        guard versionMayGoBack || incoming.version >= held.version else {
             return DatasetRefusal(.backwards, "older dataset: v\(incoming.version) is behind the v\(held.version) held")
         }
         let heldCounts = counts(held), incomingCounts = counts(incoming)
