@@ -33,7 +33,7 @@ import Testing
         let reason = try require(data["reason"] as? String)
         #expect(reason.contains("the Melbourne U91 cycle rule was right"), "\(reason)")
         #expect(reason.contains("always filling up now"), "\(reason)")
-        #expect(reason.contains("This is sample data, recorded for 2026-08-20."), "\(reason)")
+        #expect(reason.contains("This is sample data, recorded for 2026-08-21."), "\(reason)")
         let skill = try require(data["skill"] as? [String: Any])
         #expect(skill["best_baseline"] as? String == "always_fill_up_now")
         #expect((skill["hit_rate"] as? Double ?? 1) < (skill["baseline_hit_rate"] as? Double ?? 0))
@@ -52,7 +52,7 @@ import Testing
         let history = AppTestSupport.sampleDataset.history
         let metro = history.points(city: .melbourne, fuel: .U91)
         let state = history.points(state: .VIC, fuel: .U91)
-        #expect(metro.count == 50)  // one per recorded payload
+        #expect(metro.count == 51)  // one per recorded payload, and the current capture's panel for 08-21
         // 65 of the 120 recorded stations are in Greater Melbourne (PROVENANCE.md), not all selling U91 each day.
         #expect(metro.allSatisfy { $0.stationCount > 30 && $0.stationCount <= 65 })
         let stateByDay = Dictionary(uniqueKeysWithValues: state.map { ($0.day, $0) })

@@ -164,11 +164,12 @@ import HTTP
     @Test func eachVICCaptureIsLabelledByTheDayItDescribes() throws {
         let history = AppTestSupport.sampleDataset.history
         let points = history.points(state: .VIC, fuel: .U91)
-        // 50 payloads (vic_prices_2026-07-02 ... 08-21, no 08-06 file), each describing the day before its file date.
-        #expect(points.count == 50)
+        // 50 payloads (vic_prices_2026-07-02 ... 08-21, no 08-06 file), each describing the day before its file date,
+        // and the current capture's panel point for 08-21.
+        #expect(points.count == 51)
         var expected: [String] = []
         var day = try #require(CalendarDay("2026-07-01"))
-        while day.description <= "2026-08-20" {
+        while day.description <= "2026-08-21" {
             if day.description != "2026-08-05" { expected.append(day.description) }
             day = day.advanced(by: 1)
         }
@@ -183,6 +184,7 @@ import HTTP
         // The panel has 120 stations; the whole state (the current capture) has ~1,600 U91 prices.
         #expect(points.allSatisfy { $0.stationCount <= 120 }, "\(last)")
         let trend = AppTestSupport.sampleDataset.history.trend(state: .VIC, fuel: .U91, days: 90)
-        #expect(trend.through == "2026-08-20")
+        #expect(trend.through == "2026-08-21")
+        #expect(last.day == "2026-08-21")
     }
 }

@@ -7,6 +7,8 @@ struct AverageDTO: Codable, Sendable {
     var region: String?
     var fuel: String
     var fuelName: String
+    /// The local day the prices averaged describe (`Snapshot.dataDays`), the day the state's trend ends on.
+    var date: String?
     var average: Rounded
     var median: Rounded
     var min: CentsValue
@@ -15,7 +17,8 @@ struct AverageDTO: Codable, Sendable {
     /// Only prices set within this many days count (`PricePolicy.currentWithinDays`).
     var currentWithinDays: Int
 
-    init(_ average: FuelAverage) {
+    init(_ average: FuelAverage, date: CalendarDay?) {
+        self.date = date?.description
         state = average.state.rawValue
         region = average.region?.rawValue
         fuel = average.fuel.rawValue

@@ -21,7 +21,7 @@ struct AveragesController: RouteCollection {
             .filter { (state == nil || $0.state == state) && (fuel == nil || $0.fuel == fuel) }
             .sorted { ($0.state, $0.fuel) < ($1.state, $1.fuel) }
             .flatMap { [$0] + (regional[StateFuel($0.state, $0.fuel)] ?? []) }
-            .map(AverageDTO.init)
+            .map { AverageDTO($0, date: view.index.dataDays[$0.state]) }
         let meta = MetaDTO(view.extra.meta(for: state), total: rows.count)
         return try JSONResponse.content(Envelope(data: rows, meta: meta), lastModified: view.extra.lastModified)
     }

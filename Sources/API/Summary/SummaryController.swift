@@ -133,12 +133,11 @@ struct SummaryParts: Sendable {
         if let average { json.price(average.min) } else { json.null() }
         json.raw(",\"station_count\":")
         json.int(average?.stationCount ?? 0)
+        // Only for the day the average describes: never a change that ends on another day. (Naming that day here, or
+        // why the change is missing, would not fit the byte budget: `/v1/averages` and `/v1/trends` name it.)
+        let change = WeekChange(points: view.history.points(state: state, fuel: fuel), day: view.index.dataDays[state])
         json.raw(",\"change_7d\":")
-        if let change = Self.weekChange(view.history.points(state: state, fuel: fuel)) {
-            json.decimal(change, places: 1)
-        } else {
-            json.null()
-        }
+        if let value = change?.value { json.decimal(value, places: 1) } else { json.null() }
         json.raw(",\"tomorrow\":")
         if TomorrowController.publishingStates.contains(state) {
             let now = view.extra.clocks.now(for: state, wall: board.builtAt)
@@ -167,13 +166,5 @@ struct SummaryParts: Sendable {
         view.extra.meta(for: state).write(into: &end)
         end.raw("}")
         tail = end.bytes
-    }
-
-    /// The newest daily average minus the one seven days before it; nil when either day is missing.
-    static func weekChange(_ points: [DailyPoint]) -> Double? {
-        guard let last = points.last, let day = CalendarDay(last.day) else { return nil }
-        let earlier = day.advanced(by: -7).description
-        guard let before = points.last(where: { $0.day == earlier }) else { return nil }
-        return last.average - before.average
     }
 }

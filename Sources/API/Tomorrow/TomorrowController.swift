@@ -47,8 +47,8 @@ struct TomorrowController: RouteCollection {
             }
             let row = TomorrowDTO.StationVerdict(
                 stationId: entry.id.rawValue, name: entry.station.name, brand: entry.station.brand, suburb: entry.station.suburb,
-                fuel: comparison.fuel.rawValue, today: CentsValue(comparison.today), tomorrow: CentsValue(comparison.tomorrow),
-                difference: Rounded(Double(comparison.tomorrow.tenths - comparison.today.tenths) / 10, places: 1),
+                fuel: comparison.fuel.rawValue, today: comparison.today.map(CentsValue.init), tomorrow: CentsValue(comparison.tomorrow),
+                difference: comparison.today.map { Rounded(Double(comparison.tomorrow.tenths - $0.tenths) / 10, places: 1) },
                 verdict: comparison.verdict.rawValue, distanceKm: distance.map { Rounded($0) })
             rows.append((row, distance ?? Double(comparison.tomorrow.tenths)))
         }
@@ -60,7 +60,8 @@ struct TomorrowController: RouteCollection {
         let summary = TomorrowDTO.Summary(
             todayCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.todayCheaper.rawValue }.count,
             tomorrowCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.tomorrowCheaper.rawValue }.count,
-            same: rows.filter { $0.0.verdict == TomorrowVerdict.same.rawValue }.count)
+            same: rows.filter { $0.0.verdict == TomorrowVerdict.same.rawValue }.count,
+            noPriceToday: rows.filter { $0.0.verdict == TomorrowVerdict.noPriceToday.rawValue }.count)
         let dto = TomorrowDTO(
             state: state.rawValue, fuel: fuel?.rawValue, available: board.isPublished,
             reason: board.isPublished ? nil : "Tomorrow's prices are published at 2:30 pm Perth time",

@@ -21,9 +21,10 @@ struct TrendsController: RouteCollection {
         let fuel = try params.requiredFuel()
         let days = try params.int("days", in: 1...Self.maxTrendDays, default: Self.defaultTrendDays)
         let view = context.store.current
-        let trend = view.history.trend(state: state, fuel: fuel, days: days)
+        let asOf = view.index.dataDays[state]
+        let trend = view.history.trend(state: state, fuel: fuel, days: days, through: asOf)
         let dto = TrendDTO(
-            state: state.rawValue, fuel: fuel.rawValue, days: days, through: trend.through,
+            state: state.rawValue, fuel: fuel.rawValue, days: days, through: trend.through, asOfDate: asOf?.description,
             points: trend.points.map {
                 .init(day: $0.day, average: Rounded($0.average), min: CentsValue($0.min), max: CentsValue($0.max), stationCount: $0.stationCount)
             },

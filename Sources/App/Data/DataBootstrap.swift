@@ -54,9 +54,12 @@ struct DataBootstrap {
         // Replayed with scratch ids, so the current payloads below assign ids exactly as without it; re-keyed after.
         let seeded = StationHistory.replaying(bundle.history, registry: StationRegistry(), source: .sample)
         // A recorded history that follows a panel of stations (VIC: 120 of 1,754) must not end on a point over the
-        // whole state: the cycle position would then compare different populations. Such a current payload
-        // is served, but adds no trend point.
-        let panels = Dictionary(bundle.history.map { ($0.provider, $0.stations.count) }, uniquingKeysWith: max)
+        // whole state: the cycle position would then compare different populations. Such a current payload is
+        // served whole, and adds the point of the panel's stations for the day it describes, so the trend ends on
+        // the day `/v1/averages` describes.
+        let panelSizes = Dictionary(bundle.history.map { ($0.provider, $0.stations.count) }, uniquingKeysWith: max)
+        var panels: [ProviderID: Set<StationKey>] = [:]
+        for update in bundle.history { panels[update.provider, default: []].formUnion(update.stations.map(\.key)) }
         for update in bundle.current {
             // QLD and SA were recorded as station lists only (no price payload exists); priceless stations
             // would only be noise, so those states wait for live data.
@@ -67,7 +70,10 @@ struct DataBootstrap {
             let (merged, report) = dataset.merging(update, source: .sample, at: update.asOf)
             let history = dataset.history
             dataset = merged
-            if let panel = panels[update.provider], panel < update.stations.count { dataset.history = history }
+            if let size = panelSizes[update.provider], size < update.stations.count, let panel = panels[update.provider], report.isApplied {
+                dataset.history = history.recording(
+                    dataset.snapshot.keeping(panel), provider: update.provider, describedDay: update.describedDay)
+            }
             if !report.isApplied { logger.warning("sample \(update.provider.rawValue) not applied: \(report.outcome)") }
         }
         var stationHistory = seeded.history.rekeyed(from: seeded.registry, to: dataset.registry)

@@ -43,6 +43,7 @@ enum LoadLimits {
         try check(count: status.stationCount, "station count")
         try check(count: status.priceCount, "price count")
         if let day = status.tomorrow?.day { try check(instant: Double(day.dayNumber) * 86_400, "\(status.provider.rawValue) tomorrow.day") }
+        if let day = status.describedDay { try check(instant: Double(day.dayNumber) * 86_400, "\(status.provider.rawValue) describedDay") }
         try check(count: status.pendingRemoval?.count ?? 0, "pending removals")
         for (sourceID, absences) in status.pendingRemoval ?? [:] {
             try check(sourceID.utf8.count <= maxStringBytes, "pending removal source id length")

@@ -14,8 +14,10 @@ extension SnapshotCodec {
                 continue
             }
             let prices = entry.prices.filter(isLoadable).prefix(LoadLimits.maxPricesPerStation)
-            dropped += entry.prices.count - prices.count
-            entries.append(prices.count == entry.prices.count ? entry : StationEntry(station: entry.station, prices: Array(prices)))
+            let tomorrowOnly = entry.tomorrowOnly.filter { isLoadable($0.tomorrow) }.prefix(LoadLimits.maxPricesPerStation)
+            dropped += entry.prices.count - prices.count + entry.tomorrowOnly.count - tomorrowOnly.count
+            let whole = prices.count == entry.prices.count && tomorrowOnly.count == entry.tomorrowOnly.count
+            entries.append(whole ? entry : StationEntry(station: entry.station, prices: Array(prices), tomorrowOnly: Array(tomorrowOnly)))
         }
         guard dropped > 0 else { return (snapshot, 0) }
         return (Snapshot(version: snapshot.version, changedAt: snapshot.changedAt, entries: entries, statuses: snapshot.statuses), dropped)
@@ -31,7 +33,11 @@ extension SnapshotCodec {
         let instants = [price.updatedAt, price.seenAt].compactMap { $0?.timeIntervalSince1970 }
         guard LoadLimits.prices.contains(price.price.tenths), instants.allSatisfy(LoadLimits.instants.contains) else { return false }
         guard let tomorrow = price.tomorrow else { return true }
-        return LoadLimits.prices.contains(tomorrow.price.tenths) && CalendarDay(tomorrow.day) != nil
+        return isLoadable(tomorrow)
+    }
+
+    static func isLoadable(_ tomorrow: TomorrowPrice) -> Bool {
+        LoadLimits.prices.contains(tomorrow.price.tenths) && CalendarDay(tomorrow.day) != nil
             && tomorrow.day.utf8.count <= LoadLimits.maxStringBytes
     }
 }

@@ -11,6 +11,9 @@ enum SnapshotCodec {
     /// Version 3 is version 2 plus the id high-water mark after `changedAt` (`snapshot.bin` only: the replication
     /// payload carries the registry and keeps version 2).
     static let magicV3: [UInt8] = Array("PTYSNAP3".utf8)
+    /// Any version may end with this section: the stations' tomorrow-only prices (a WA site closed today). Written only
+    /// when there are some, so a snapshot without them keeps its bytes, and files written before it still load.
+    static let tomorrowOnlyTag: [UInt8] = Array("TMRW".utf8)
 
     struct Malformed: Error, CustomStringConvertible {
         let description: String
@@ -64,7 +67,51 @@ enum SnapshotCodec {
                 }
             }
         }
+        encodeTomorrowOnly(snapshot.entries, into: &out)
         return out.bytes
+    }
+
+    private static func encodeTomorrowOnly(_ entries: [StationEntry], into out: inout ByteWriter) {
+        let holding = entries.indices.filter { !entries[$0].tomorrowOnly.isEmpty }
+        guard !holding.isEmpty else { return }
+        out.bytes.append(contentsOf: tomorrowOnlyTag)
+        out.u32(UInt32(holding.count))
+        for index in holding {
+            out.u32(UInt32(index))
+            out.u32(UInt32(entries[index].tomorrowOnly.count))
+            for only in entries[index].tomorrowOnly {
+                out.string(only.fuel.rawValue)
+                out.u64(UInt64(bitPattern: Int64(only.tomorrow.price.tenths)))
+                out.string(only.tomorrow.day)
+            }
+        }
+    }
+
+    private static func decodeTomorrowOnly(_ input: inout ByteReader, into entries: inout [StationEntry]) throws {
+        guard !input.isAtEnd else { return }
+        guard try input.take(tomorrowOnlyTag.count) == tomorrowOnlyTag[...] else { throw Malformed(description: "trailing bytes") }
+        let count = Int(try input.u32())
+        guard count <= entries.count else { throw Malformed(description: "implausible tomorrow-only count \(count)") }
+        for _ in 0..<count {
+            let index = Int(try input.u32())
+            guard entries.indices.contains(index), entries[index].tomorrowOnly.isEmpty else { throw Malformed(description: "bad tomorrow-only station") }
+            let priceCount = Int(try input.u32())
+            guard (1...LoadLimits.maxPricesPerStation).contains(priceCount) else { throw Malformed(description: "implausible tomorrow-only price count") }
+            var prices: [TomorrowOnlyPrice] = []
+            for _ in 0..<priceCount {
+                guard let fuel = FuelType(rawValue: try input.string()) else { throw Malformed(description: "unknown fuel") }
+                let tenths = Int(Int64(bitPattern: try input.u64()))
+                try LoadLimits.check(price: tenths)
+                let day = try input.string()
+                try LoadLimits.check(CalendarDay(day) != nil, "tomorrow day")
+                guard entries[index].price(of: fuel) == nil, !prices.contains(where: { $0.fuel == fuel }) else {
+                    throw Malformed(description: "tomorrow-only price for a priced or repeated fuel")
+                }
+                prices.append(TomorrowOnlyPrice(fuel: fuel, tomorrow: TomorrowPrice(price: PriceTenths(tenths: tenths), day: day)))
+            }
+            let entry = entries[index]
+            entries[index] = StationEntry(station: entry.station, prices: entry.prices, tomorrowOnly: prices)
+        }
     }
 
     static func decode(_ bytes: [UInt8]) throws -> Snapshot { try decodeMarked(bytes).snapshot }
@@ -147,6 +194,7 @@ enum SnapshotCodec {
                 state: state, postcode: postcode, location: location, access: access)
             entries.append(StationEntry(station: station, prices: prices))
         }
+        try decodeTomorrowOnly(&input, into: &entries)
         guard input.isAtEnd else { throw Malformed(description: "trailing bytes") }
         guard Set(entries.map(\.id)).count == entries.count, Set(entries.map(\.station.key)).count == entries.count else {
             throw Malformed(description: "duplicate station ids or keys")

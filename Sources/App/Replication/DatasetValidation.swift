@@ -49,6 +49,11 @@ enum DatasetValidation {
                 }
             }
         }
+        for only in entry.tomorrowOnly {
+            guard PricePolicy.plausible.contains(only.tomorrow.price), CalendarDay(only.tomorrow.day) != nil else {
+                return "implausible tomorrow price"
+            }
+        }
         return nil
     }
 

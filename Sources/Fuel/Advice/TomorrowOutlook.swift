@@ -24,12 +24,15 @@ public struct TomorrowOutlook: Hashable, Sendable {
         var today = 0
         var tomorrow = 0
         var counts: [TomorrowVerdict: Int] = [:]
+        var count = 0
+        // A station without a price today (`noPriceToday`) has nothing to compare.
         for comparison in comparisons {
-            today += comparison.today.tenths
+            guard let todayPrice = comparison.today else { continue }
+            today += todayPrice.tenths
             tomorrow += comparison.tomorrow.tenths
             counts[comparison.verdict, default: 0] += 1
+            count += 1
         }
-        let count = comparisons.count
         guard count > 0 else { return nil }
         self.tradingDay = tradingDay
         todayAverage = Double(today) / Double(count) / 10

@@ -9,6 +9,9 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
     public var source: DataSource
     /// The instant the served data describes (the update's `asOf`), nil before any data.
     public var asOf: Date?
+    /// The day the served data describes when the update said so (VIC publishes a day late, so its capture
+    /// describes the day before); nil when it is the day of `asOf` (`Snapshot.dataDay(of:)`).
+    public var describedDay: CalendarDay?
     public var stationCount: Int
     public var priceCount: Int
     /// The next-day prices held (WA), with the instant this server first held them; nil when none are held.

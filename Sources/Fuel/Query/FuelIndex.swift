@@ -7,6 +7,8 @@ public final class FuelIndex: Sendable {
     public let snapshot: Snapshot
     public let spatial: SpatialIndex
     public let averages: Averages
+    /// The day each state's current prices (and so its averages) describe (`Snapshot.dataDays`).
+    public let dataDays: [AustralianState: CalendarDay]
     /// The rules that decide whether each price counts (current, plausible).
     public let judge: PriceJudge
     /// Slots of each state's stations, by `AustralianState.allCases` position.
@@ -35,6 +37,7 @@ public final class FuelIndex: Sendable {
         let judge = PriceJudge(snapshot: snapshot)
         self.judge = judge
         averages = Averages(snapshot: snapshot, judge: judge)
+        dataDays = snapshot.dataDays()
 
         var byState = [[Int]](repeating: [], count: AustralianState.allCases.count)
         for (slot, entry) in entries.enumerated() { byState[entry.station.state.ordinal].append(slot) }

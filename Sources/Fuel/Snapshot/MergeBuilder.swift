@@ -97,7 +97,7 @@ struct MergeBuilder {
                 let tomorrow =
                     replacesTomorrow
                     ? input.tomorrow[key]?[fuel].map { TomorrowPrice(price: $0.price, day: $0.day) }
-                    : carried(previous?.tomorrow)
+                    : carried(before?.tomorrow(of: fuel))
                 if replacesTomorrow && tomorrow != nil { tomorrowCount += 1 }
                 prices.append(StationPrice(
                     fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: tomorrow,
@@ -107,10 +107,17 @@ struct MergeBuilder {
                 let kept = Set(prices.map(\.fuel))
                 pricesRemoved += before.prices.lazy.filter { incoming[$0.fuel] == nil && !kept.contains($0.fuel) }.count
             }
-            if replacesTomorrow, let tomorrow = input.tomorrow[key] {
-                orphans += tomorrow.keys.lazy.filter { incoming[$0] == nil }.count
+            let priced = Set(prices.map(\.fuel))
+            var tomorrowOnly: [TomorrowOnlyPrice] = []
+            if replacesTomorrow {
+                for (fuel, record) in input.tomorrow[key] ?? [:] where !priced.contains(fuel) {
+                    tomorrowOnly.append(TomorrowOnlyPrice(fuel: fuel, tomorrow: TomorrowPrice(price: record.price, day: record.day)))
+                    tomorrowCount += 1
+                }
+            } else {
+                tomorrowOnly = (before?.tomorrowOnly ?? []).filter { !priced.contains($0.fuel) && carried($0.tomorrow) != nil }
             }
-            providerEntries.append(StationEntry(station: station, prices: prices))
+            providerEntries.append(StationEntry(station: station, prices: prices, tomorrowOnly: tomorrowOnly))
         }
         for (key, fuels) in input.prices where !listed.contains(key) { orphans += fuels.count }
         if replacesTomorrow {
@@ -138,7 +145,7 @@ struct MergeBuilder {
         for key in input.stationOrder {
             guard let station = station(for: key, record: input.stations[key]) else { continue }
             if let entry = entries[key] {
-                entries[key] = StationEntry(station: station, prices: entry.prices)
+                entries[key] = StationEntry(station: station, prices: entry.prices, tomorrowOnly: entry.tomorrowOnly)
             } else {
                 entries[key] = StationEntry(station: station, prices: [])
                 order.append(key)
@@ -153,12 +160,13 @@ struct MergeBuilder {
                 let previous = entry.price(of: fuel)
                 if previous?.price != record.price { pricesChanged += 1 }
                 let price = StationPrice(
-                    fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: carried(previous?.tomorrow),
+                    fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: carried(entry.tomorrow(of: fuel)),
                     seenAt: seenAt(previous, record))
                 entry.prices.removeAll { $0.fuel == fuel }
                 entry.prices.append(price)
+                entry.tomorrowOnly.removeAll { $0.fuel == fuel }
             }
-            entries[key] = StationEntry(station: entry.station, prices: entry.prices)
+            entries[key] = StationEntry(station: entry.station, prices: entry.prices, tomorrowOnly: entry.tomorrowOnly)
         }
         for (key, fuels) in input.tomorrow {
             guard var entry = entries[key] else {
@@ -166,14 +174,16 @@ struct MergeBuilder {
                 continue
             }
             for (fuel, record) in fuels {
-                guard let index = entry.prices.firstIndex(where: { $0.fuel == fuel }) else {
-                    orphans += 1
-                    continue
-                }
-                entry.prices[index].tomorrow = TomorrowPrice(price: record.price, day: record.day)
+                let tomorrow = TomorrowPrice(price: record.price, day: record.day)
                 tomorrowCount += 1
+                if let index = entry.prices.firstIndex(where: { $0.fuel == fuel }) {
+                    entry.prices[index].tomorrow = tomorrow
+                } else {
+                    entry.tomorrowOnly.removeAll { $0.fuel == fuel }
+                    entry.tomorrowOnly.append(TomorrowOnlyPrice(fuel: fuel, tomorrow: tomorrow))
+                }
             }
-            entries[key] = entry
+            entries[key] = StationEntry(station: entry.station, prices: entry.prices, tomorrowOnly: entry.tomorrowOnly)
         }
         providerEntries = order.compactMap { entries[$0] }
     }

@@ -13,7 +13,8 @@ extension Snapshot {
     /// - A full update replaces the provider's stations and prices; a delta changes only what it lists.
     ///   A full update without station records (prices only) keeps the provider's known stations and
     ///   replaces their prices.
-    /// - Tomorrow prices are upserted onto the matching (station, fuel) price. A full update that lists
+    /// - Tomorrow prices are upserted onto the matching (station, fuel) price, or kept as the station's
+    ///   `tomorrowOnly` when it has no price today for that fuel (closed today). A full update that lists
     ///   no tomorrow prices keeps the ones already held (they expire by `rollingOverTomorrow(at:)`).
     ///   An update with only tomorrow prices is merged as such, whether or not it is marked as a delta.
     /// - Rejected (the snapshot returned as it was; the poller records the provider `stale`): a full update with no records, or with no plausible
@@ -97,6 +98,7 @@ extension Snapshot {
             // A future asOf (a mis-dated price) would misplace trend points and prune history early.
             let asOf = min(update.asOf, now)
             status.asOf = update.isDelta ? max(status.asOf ?? asOf, asOf) : asOf
+            status.describedDay = update.isDelta ? update.describedDay.map { max(status.describedDay ?? $0, $0) } : update.describedDay
             if !update.isDelta { status.fullFeedAt = asOf }
         }
         if !update.isDelta && !tomorrowOnly { status.growthRejections = nil }
@@ -131,8 +133,8 @@ extension Snapshot {
     static func tomorrowHeld(in entries: [StationEntry], previous: TomorrowPublication?, at now: Date) -> TomorrowPublication? {
         var newest: CalendarDay?
         for entry in entries {
-            for price in entry.prices {
-                guard let day = price.tomorrow.flatMap({ CalendarDay($0.day) }) else { continue }
+            for tomorrow in entry.prices.compactMap(\.tomorrow) + entry.tomorrowOnly.map(\.tomorrow) {
+                guard let day = CalendarDay(tomorrow.day) else { continue }
                 newest = max(newest ?? day, day)
             }
         }

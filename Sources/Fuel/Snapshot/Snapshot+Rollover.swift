@@ -5,7 +5,8 @@ extension Snapshot {
     ///
     /// For WA stations, every tomorrow price whose trading day has started by `now` replaces the current
     /// price, with `updatedAt` set to the start of that trading day (unless the current price is newer,
-    /// in which case the tomorrow price is simply dropped). The providers concerned get `asOf` moved up
+    /// in which case the tomorrow price is simply dropped); a station's `tomorrowOnly` price (no price the day
+    /// before) becomes its price from that instant. The providers concerned get `asOf` moved up
     /// to that instant so trend points land on the new day. Returns `self` unchanged (same version)
     /// when nothing rolls over, so callers can call it often.
     ///
@@ -35,8 +36,19 @@ extension Snapshot {
                 entry.prices[priceIndex].tomorrow = nil
                 touched = true
             }
+            // A station with no price today (closed) has one from the start of the day its tomorrow price is for.
+            for only in entry.tomorrowOnly {
+                guard let day = CalendarDay(only.tomorrow.day), day <= today else { continue }
+                let start = WATradingDay.start(of: day)
+                entry.tomorrowOnly.removeAll { $0.fuel == only.fuel }
+                touched = true
+                guard entry.price(of: only.fuel) == nil else { continue }
+                entry.prices.append(StationPrice(fuel: only.fuel, price: only.tomorrow.price, updatedAt: start, seenAt: max(now, start)))
+                let provider = entry.station.provider
+                rolled[provider] = max(rolled[provider] ?? start, start)
+            }
             if touched {
-                newEntries[index] = entry
+                newEntries[index] = StationEntry(station: entry.station, prices: entry.prices, tomorrowOnly: entry.tomorrowOnly)
                 changed = true
             }
         }

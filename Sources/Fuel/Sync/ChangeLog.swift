@@ -104,5 +104,7 @@ public struct ChangeLog: Hashable, Sendable {
         var fuel: FuelType?
     }
 
-    private static func tomorrows(_ entry: StationEntry) -> [TomorrowPrice?] { entry.prices.map(\.tomorrow) }
+    private static func tomorrows(_ entry: StationEntry) -> [TomorrowPrice?] {
+        entry.prices.map(\.tomorrow) + entry.tomorrowOnly.map(\.tomorrow)
+    }
 }

@@ -4,7 +4,8 @@ import Foundation
 public struct TomorrowComparison: Hashable, Sendable {
     public var station: StationID
     public var fuel: FuelType
-    public var today: PriceTenths
+    /// Nil when the station has no price today for this fuel (verdict `noPriceToday`).
+    public var today: PriceTenths?
     public var tomorrow: PriceTenths
     public var verdict: TomorrowVerdict
 }
@@ -19,7 +20,7 @@ public struct TomorrowBoard: Hashable, Sendable {
     public var expectedAt: Date
     /// When published: the instant this server first held them (never before `expectedAt`).
     public var publishedAt: Date?
-    /// Sorted by station id, then fuel; empty until published.
+    /// Grouped by station in snapshot order (priced fuels first); empty until published.
     public var comparisons: [TomorrowComparison]
 
     /// The board at `now` (WA's clock) over `snapshot`'s WA stations, for one fuel or all.
@@ -43,6 +44,14 @@ public struct TomorrowBoard: Hashable, Sendable {
                     TomorrowComparison(
                         station: entry.id, fuel: price.fuel, today: price.price, tomorrow: tomorrow.price,
                         verdict: verdict))
+            }
+            for only in entry.tomorrowOnly where only.tomorrow.day == text {
+                hasTomorrowData = true
+                guard fuel == nil || only.fuel == fuel else { continue }
+                comparisons.append(
+                    TomorrowComparison(
+                        station: entry.id, fuel: only.fuel, today: nil, tomorrow: only.tomorrow.price,
+                        verdict: .noPriceToday))
             }
         }
         self.tradingDay = text

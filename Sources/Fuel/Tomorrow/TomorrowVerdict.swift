@@ -4,9 +4,16 @@ public enum TomorrowVerdict: String, Codable, Sendable, CaseIterable {
     case todayCheaper = "today_cheaper"
     case tomorrowCheaper = "tomorrow_cheaper"
     case same
+    /// The station has no price today for this fuel (closed today) but has published tomorrow's.
+    case noPriceToday = "no_price_today"
 
-    /// `same` when the prices differ by at most 0.1 c (`PricePolicy.sameWithinTenths`).
-    public init(today: PriceTenths, tomorrow: PriceTenths) {
+    /// `same` when the prices differ by at most 0.1 c (`PricePolicy.sameWithinTenths`); `noPriceToday` without
+    /// a price today.
+    public init(today: PriceTenths?, tomorrow: PriceTenths) {
+        guard let today else {
+            self = .noPriceToday
+            return
+        }
         let difference = tomorrow.tenths - today.tenths
         if abs(difference) <= PricePolicy.sameWithinTenths {
             self = .same

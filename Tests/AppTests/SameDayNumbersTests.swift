@@ -1,0 +1,72 @@
+import Foundation
+@testable import Fuel
+import HTTP
+import Testing
+@testable import API
+@testable import App
+
+/// Issue 25 §4: in the default deployment the VIC trend ended 2026-08-20 while `/v1/averages` described 2026-08-21, so
+/// `/v1/summary` paired an average of 1,633 stations with a 7-day change ending on another day. `/v1/averages` and
+/// `/v1/trends` now name their day, and the summary's change is only ever for the day its average describes.
+@Suite struct SameDayNumbersTests {
+    static func data(_ app: Application, _ path: String) throws -> [String: Any] {
+        let response = try app.test(.GET, path)
+        #expect(response.status == .ok, "\(path): \(response.bodyString.prefix(300))")
+        return try require(try AppTestSupport.json(response)["data"] as? [String: Any])
+    }
+
+    static func averageRow(_ app: Application, _ state: String) throws -> [String: Any] {
+        let response = try app.test(.GET, "/v1/averages?state=\(state)&fuel=U91")
+        return try require((try AppTestSupport.json(response)["data"] as? [[String: Any]])?.first)
+    }
+
+    @Test func vicAveragesTrendAndSummaryDescribeTheSameDay() throws {
+        let app = try AppTestSupport.sampleApp()
+        let average = try Self.averageRow(app, "VIC")
+        #expect(average["date"] as? String == "2026-08-21")
+        #expect(average["station_count"] as? Int == 1_633)
+
+        let trend = try Self.data(app, "/v1/trends?state=VIC&fuel=U91&days=8")
+        #expect(trend["as_of_date"] as? String == "2026-08-21")
+        #expect(trend["through"] as? String == "2026-08-21")
+        let points = try require(trend["points"] as? [[String: Any]])
+        #expect(points.first?["day"] as? String == "2026-08-14")
+        #expect(points.last?["day"] as? String == "2026-08-21")
+        // The recorded history follows a panel of stations: the new day's point is over that panel too.
+        #expect((points.last?["station_count"] as? Int ?? 0) <= 120)
+
+        let summary = try Self.data(app, "/v1/summary?state=VIC&fuel=U91")
+        #expect(summary["station_count"] as? Int == 1_633)
+        let last = try require(points.last?["average"] as? Double), weekBefore = try require(points.first?["average"] as? Double)
+        let change = try require(summary["change_7d"] as? Double)
+        #expect(abs(change - ((last - weekBefore) * 10).rounded() / 10) < 0.051)
+    }
+
+    @Test func everyStatesAverageRowNamesTheDayItsTrendEndsOn() throws {
+        let app = try AppTestSupport.sampleApp()
+        for state in ["NSW", "VIC", "WA"] {
+            let date = try require(try Self.averageRow(app, state)["date"] as? String, state)
+            let trend = try Self.data(app, "/v1/trends?state=\(state)&fuel=U91&days=30")
+            #expect(trend["as_of_date"] as? String == date, "\(state)")
+            #expect(trend["through"] as? String == date, "\(state)")
+        }
+    }
+
+    /// A history without a point for the day the averages describe (as before this fix): the summary does not pair
+    /// the average with a change ending the day before, and the trend shows which day is missing.
+    @Test func aMissingPointForTheAveragesDayIsSaidNotPaired() throws {
+        let sample = AppTestSupport.sampleDataset
+        let series = sample.history.series.mapValues { points in points.filter { $0.day != "2026-08-21" } }
+        var history = History(series: series)
+        history.metro = sample.history.metro
+        let app = try AppTestSupport.app(with: Dataset(snapshot: sample.snapshot, registry: sample.registry, history: history))
+
+        let summary = try Self.data(app, "/v1/summary?state=VIC&fuel=U91")
+        #expect(summary["average"] as? Double != nil)
+        #expect(summary["change_7d"] is NSNull)
+
+        let trend = try Self.data(app, "/v1/trends?state=VIC&fuel=U91&days=8")
+        #expect(trend["as_of_date"] as? String == "2026-08-21")
+        #expect((trend["points"] as? [[String: Any]])?.last?["day"] as? String == "2026-08-20")
+    }
+}
