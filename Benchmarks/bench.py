@@ -161,7 +161,7 @@ class Bench:
         self.wrk = {}           # (scenario, who) -> [Wrk]
         self.idle = {}          # who -> [dict]
         self.skipped = {}       # scenario -> reason
-        self.extra = []         # (name, verdict, target, description)
+        self.rendered = []         # (name, verdict, target, description)
         self.petty_hwm = 0
         self.dataset = None
         self.loads = [f"start {uptime()}"]
@@ -438,7 +438,7 @@ http {{
         time.sleep(5)
         rss, hwm = proc_status_kb(server.pid) / 1024, proc_status_kb(server.pid, "VmHWM") / 1024
         self.procs.stop(server)
-        self.extra.append(("memory", verdict(rss <= 80), "RSS ≤ 80 MB",
+        self.rendered.append(("memory", verdict(rss <= 80), "RSS ≤ 80 MB",
                            f"VmRSS {rss:.0f} MB (VmHWM {hwm:.0f} MB) idle, large dataset, no provider"))
 
         # The same after one live full NSW poll (fake provider, no delay): what a polling server holds at idle.
@@ -452,7 +452,7 @@ http {{
         rss, hwm = proc_status_kb(server.pid) / 1024, proc_status_kb(server.pid, "VmHWM") / 1024
         self.procs.stop(server)
         self.procs.stop(fake)
-        self.extra.append(("memory after poll", verdict(rss <= 80) if polled else "INVALID (no poll merged)",
+        self.rendered.append(("memory after poll", verdict(rss <= 80) if polled else "INVALID (no poll merged)",
                            "RSS ≤ 80 MB",
                            f"VmRSS {rss:.0f} MB (VmHWM {hwm:.0f} MB) idle 5 s after one full NSW poll merged (fake provider)"))
 
@@ -469,7 +469,7 @@ http {{
         median = re.search(r"STARTUP_MEDIAN ms=(-?\d+)", out)
         ms = int(median.group(1)) if median else -1
         runs = " ".join(f"{a}/{b}" for a, b in re.findall(r"STARTUP run=\d+ ms=(-?\d+) loaded_ms=(-?\d+)", out))
-        self.extra.append(("startup", verdict(0 <= ms <= 1000), "≤ 1000 ms",
+        self.rendered.append(("startup", verdict(0 <= ms <= 1000), "≤ 1000 ms",
                            f"median {ms} ms exec→/health 200 (runs ms/load ms: {runs})"))
 
     def merge(self):
@@ -480,7 +480,7 @@ http {{
             indented(out)
             line = next((l for l in out.splitlines() if "MERGE_RESULT" in l), None)
             if not line:
-                self.extra.append((f"merge ({base})", "INVALID (no MERGE_RESULT)", "≤ 150 ms", ""))
+                self.rendered.append((f"merge ({base})", "INVALID (no MERGE_RESULT)", "≤ 150 ms", ""))
                 continue
             m = dict(x.split("=", 1) for x in line.split()[1:])
             steady = float(m["steady_adapt"]) + float(m["steady_apply"])
@@ -489,7 +489,7 @@ http {{
                     f"{float(m['total']):.0f} ms = adapt {float(m['adapt']):.0f} + merge {float(m['merge']):.0f} + "
                     f"index {float(m['index']):.0f} + full render {float(m['render']):.0f}; "
                     f"peak RSS +{int(m['delta_kb']) // 1024} MB")
-            self.extra.append((f"merge ({m['base']}, {m['stations']} st.)", verdict(steady <= 150), "≤ 150 ms", desc))
+            self.rendered.append((f"merge ({m['base']}, {m['stations']} st.)", verdict(steady <= 150), "≤ 150 ms", desc))
 
     def merge_load(self):
         print(f"== merge under load: station scenario for {MERGE_WINDOW} with a full NSW poll inside, vs without; "
@@ -528,7 +528,7 @@ http {{
                 f"{seen} full NSW payloads served inside the {MERGE_WINDOW} windows, nsw live merge finished inside in "
                 f"{inside}/{len(polls)} rounds")
         valid = seen >= len(polls) and inside == len(polls)
-        self.extra.append(("merge under load", verdict(ratio <= 2) if valid else "INVALID (no poll in window)",
+        self.rendered.append(("merge under load", verdict(ratio <= 2) if valid else "INVALID (no poll in window)",
                            "p99 ≤ 2×", desc))
 
     def history_memory(self):
@@ -537,12 +537,12 @@ http {{
         out = subprocess.run([BENCH, "history-memory"], capture_output=True, text=True)
         line = next((l for l in out.stdout.splitlines() if l.startswith("history-memory:")), None)
         if out.returncode != 0 or not line:
-            self.extra.append(("history-memory", "SKIP", "≤ +30 MB",
+            self.rendered.append(("history-memory", "SKIP", "≤ +30 MB",
                                "skipped: PettyBench has no history-memory command yet"))
             return
         indented(out.stdout)
         mb = re.search(r"\+(-?[\d.]+) MB", line)
-        self.extra.append(("history-memory", verdict(bool(mb) and float(mb.group(1)) <= 30), "≤ +30 MB", line))
+        self.rendered.append(("history-memory", verdict(bool(mb) and float(mb.group(1)) <= 30), "≤ +30 MB", line))
 
     def fleet(self):
         """Benchmarks/helpers/fleet_throughput.py with this release build: req/s through nginx, 1 member vs 3."""
@@ -551,10 +551,10 @@ http {{
         indented(out.stdout + out.stderr[-600:])
         rows = [line.split() for line in out.stdout.splitlines() if line.startswith("FLEET_ROW ")]
         if not rows:
-            self.extra.append(("fleet 3 vs 1", "INVALID (no measurement)", "0 errors", ""))
+            self.rendered.append(("fleet 3 vs 1", "INVALID (no measurement)", "0 errors", ""))
         for _, path, one, three, errors in rows:
             ratio = int(three) / int(one) if int(one) else 0
-            self.extra.append((f"fleet 3 vs 1 {path}", verdict(int(errors) == 0 and int(one) > 0 and int(three) > 0),
+            self.rendered.append((f"fleet 3 vs 1 {path}", verdict(int(errors) == 0 and int(one) > 0 and int(three) > 0),
                                "0 errors", f"{one} -> {three} req/s through nginx, {ratio:.2f}× (no ratio target: "
                                "members share this machine's cores)"))
 
@@ -609,10 +609,10 @@ http {{
             print(f"   Petty (sample data) peak RSS over the wrk scenarios: {self.petty_hwm // 1024} MB")
         if self.dataset:
             print(f"== large data directory (SYNTHETIC-EXTENDED, see Benchmarks/README.md): {self.dataset}")
-        if self.extra:
+        if self.rendered:
             print()
-            width = max(len(e[0]) for e in self.extra)
-            for name, v, target, desc in self.extra:
+            width = max(len(e[0]) for e in self.rendered)
+            for name, v, target, desc in self.rendered:
                 print(f"{name:<{width}}  {v:<5} target {target:<12} {desc}")
                 self.results.add(name, v.split()[0])
         print(self.results.summary())

@@ -7,8 +7,8 @@ import Testing
 @Suite struct RenderMemoTests {
     @Test func aStatusOnlyChangeReusesTheStationJSONAndAPriceChangeDoesNot() throws {
         let memo = RenderMemo()
-        let store = PettyStore(initial: AppTestSupport.sampleDataset) { dataset, index in
-            RenderedSnapshot.render(dataset, index: index, memo: memo)
+        let store = PettyStore(initial: AppTestSupport.sampleDataset) { basis in
+            RenderedSnapshot.render(basis, memo: memo)
         }
         let before = store.current
         let sources = Dictionary(uniqueKeysWithValues: before.snapshot.statuses.map { ($0.provider, $0.source) })
@@ -25,8 +25,8 @@ import Testing
         }
         let afterFailure = store.current
         #expect(RenderMemo.sameStorage(before.snapshot.entries, afterFailure.snapshot.entries))
-        #expect(afterFailure.extra.fragments == before.extra.fragments)
-        #expect(afterFailure.extra.detailBodies == before.extra.detailBodies)
+        #expect(afterFailure.rendered.fragments == before.rendered.fragments)
+        #expect(afterFailure.rendered.detailBodies == before.rendered.detailBodies)
 
         let wa = try require(before.snapshot.entries.first { $0.station.state == .WA && !$0.prices.isEmpty })
         let price = wa.prices[0]
@@ -37,7 +37,7 @@ import Testing
         _ = store.apply(delta, source: .live, at: price.updatedAt.addingTimeInterval(60))
         let afterDelta = store.current
         let slot = try require(afterDelta.snapshot.slot(of: wa.id))
-        let text = String(decoding: afterDelta.extra.fragments[slot], as: UTF8.self)
+        let text = String(decoding: afterDelta.rendered.fragments[slot], as: UTF8.self)
         #expect(text.contains(PriceTenths(tenths: price.price.tenths + 10).description))
     }
 }

@@ -28,7 +28,7 @@ struct SharePagePerformanceProbe {
         let slot = try require(view.snapshot.slot(of: StationID(1)))
         let waSlot = try require(view.snapshot.entries.firstIndex { $0.station.state == .WA && $0.prices.contains { $0.tomorrow != nil } })
         let origin = try PublicURL(validating: "https://petty.example")
-        let now = view.extra.clocks.now(for: .wa, wall: Date())
+        let now = view.clocks.now(for: .wa, wall: Date())
         let cache = SharePageCache(appStoreID: "123456789")
 
         let build = microseconds(per: 2_000) { _ = StationSharePage.build(entry: view.snapshot.entries[slot], status: view.snapshot.status(of: .nsw), appStoreID: "1") }

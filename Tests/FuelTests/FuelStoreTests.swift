@@ -5,15 +5,15 @@ import Testing
 @testable import Fuel
 
 @Suite struct FuelStoreTests {
-    @Test func deriveRunsOncePerPublishedSnapshot() {
+    @Test func renderRunsOncePerPublishedSnapshot() {
         let calls = Atomic<Int>(0)
-        let store = FuelStore(initial: Dataset()) { dataset, index in
+        let store = FuelStore(initial: Dataset()) { basis in
             calls.add(1, ordering: .relaxed)
-            return "v\(dataset.snapshot.version) \(index.snapshot.stationCount)"
+            return "v\(basis.dataset.snapshot.version) \(basis.index.snapshot.stationCount)"
         }
-        #expect(store.current.extra == "v0 0")
+        #expect(store.current.rendered == "v0 0")
         store.apply(Fixture.update(.nsw, count: 3), at: Fixture.now)
-        #expect(store.current.extra == "v1 3")
+        #expect(store.current.rendered == "v1 3")
         _ = store.current
         _ = store.current
         #expect(calls.load(ordering: .relaxed) == 2)
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func concurrentWritersAreSerialisedAndReadersSeeWholeViews() async {
-        let store = FuelStore(initial: Dataset()) { dataset, _ in dataset.snapshot.version }
+        let store = FuelStore(initial: Dataset()) { basis in basis.dataset.snapshot.version }
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<4 {
                 group.addTask {
@@ -78,7 +78,7 @@ import Testing
                 group.addTask {
                     for _ in 0..<500 {
                         let view = store.current
-                        #expect(view.extra == view.snapshot.version)
+                        #expect(view.rendered == view.snapshot.version)
                     }
                 }
             }

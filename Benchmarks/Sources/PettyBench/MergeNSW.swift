@@ -6,7 +6,7 @@ import Providers
 /// `merge-nsw`: what one full NSW poll costs in-process, stage by stage, as the server does it:
 /// adapt the 2.5 MB `/prices` payload, merge it into the dataset (live data replacing the sample NSW data, with
 /// the history recording), build the `FuelIndex`, render the App's per-snapshot responses. Plus the same work
-/// end to end through `FuelStore.apply` with the App's render as `derive` (what the poller's sink calls).
+/// end to end through `FuelStore.apply` with the App's render (what the poller's sink calls).
 enum MergeNSW {
     static let defaultPayload = "Sources/Providers/SampleData/nsw/nsw_v1_fuel_prices.json"
 
@@ -50,7 +50,7 @@ enum MergeNSW {
             summary = "\(update.stations.count) stations, \(update.prices.count) prices adapted; merged dataset \(merged.snapshot.stationCount) stations, \(merged.snapshot.priceCount) prices; \(rendered / 1024) KB rendered"
 
             // End to end through the store (the poller's path after adapting), store built outside the timing.
-            let store = FuelStore<Int>(initial: base) { dataset, index in BenchmarkFacade.render(dataset, index: index) }
+            let store = FuelStore<Int>(initial: base) { basis in BenchmarkFacade.render(basis.dataset, index: basis.index) }
             let t5 = ProcStats.millis()
             let applied = store.apply(update, source: .live, at: now)
             let t6 = ProcStats.millis()

@@ -32,20 +32,20 @@ struct AdviceBoard: Sendable {
         version = view.version
         builtAt = wall
         var validUntil: [MetroArea: Date] = [:]
-        let waBoard = view.index.tomorrowBoard(now: view.extra.clocks.now(for: .WA, wall: wall))
+        let waBoard = view.index.tomorrowBoard(now: view.clocks.now(for: .WA, wall: wall))
         waTomorrow = waBoard.isPublished ? waBoard : nil
-        waSource = view.extra.clocks.provider(of: .WA).flatMap { view.snapshot.status(of: $0)?.source } ?? .live
+        waSource = view.clocks.provider(of: .WA).flatMap { view.snapshot.status(of: $0)?.source } ?? .live
         var advice: [MetroFuel: CycleAdvice] = [:]
         var fragments: [MetroFuel: [UInt8]] = [:]
         var responses: [MetroFuel: Response] = [:]
         for city in MetroArea.allCases {
             let state = city.state
-            let now = view.extra.clocks.now(for: state, wall: wall)
-            let provider = view.extra.clocks.provider(of: state) ?? .wa
+            let now = view.clocks.now(for: state, wall: wall)
+            let provider = view.clocks.provider(of: state) ?? .wa
             let today = HistoryDay.described(capturedAt: now, provider: provider, state: state)
             validUntil[city] = Self.nextBoundary(after: now, state: state)
             let board = city == .perth ? view.index.tomorrowBoard(now: now) : nil
-            let meta = view.extra.meta(for: state)
+            let meta = view.rendered.meta(for: state)
             let source = view.snapshot.status(of: provider)?.source ?? .live
             for fuel in FuelType.allCases {
                 let key = MetroFuel(city, fuel)
@@ -58,7 +58,7 @@ struct AdviceBoard: Sendable {
                 var json = JSONWriter(capacity: 512)
                 Self.write(item, into: &json)
                 fragments[key] = json.bytes
-                responses[key] = Self.response(fragment: json.bytes, meta: meta, lastModified: view.extra.lastModified)
+                responses[key] = Self.response(fragment: json.bytes, meta: meta, lastModified: view.rendered.lastModified)
             }
         }
         var json = JSONWriter(capacity: 256)
@@ -73,7 +73,7 @@ struct AdviceBoard: Sendable {
             body.raw(",\"advice\":\"no_cycle\",\"reason\":")
             body.string(Self.outsideReason)
             body.raw(",\"cycle\":null,\"history_days\":0,\"through\":null,\"average\":null,\"tomorrow\":null,\"skill\":null}")
-            outside[fuel] = Self.response(fragment: body.bytes, meta: view.extra.meta(for: nil), lastModified: view.extra.lastModified)
+            outside[fuel] = Self.response(fragment: body.bytes, meta: view.rendered.meta(for: nil), lastModified: view.rendered.lastModified)
             outsideFragments[fuel] = body.bytes
         }
         self.validUntil = validUntil
@@ -211,7 +211,7 @@ final class AdviceCache: Sendable {
     func board(for view: PettyView, cities: [MetroArea], context: PettyContext) -> AdviceBoard {
         let wall = context.clock()
         if let current = board.withLock({ $0 }), current.version == view.version,
-            cities.allSatisfy({ current.isValid(for: view, city: $0, now: view.extra.clocks.now(for: $0.state, wall: wall)) })
+            cities.allSatisfy({ current.isValid(for: view, city: $0, now: view.clocks.now(for: $0.state, wall: wall)) })
         {
             return current
         }

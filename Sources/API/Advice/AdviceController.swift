@@ -22,7 +22,7 @@ struct AdviceController: RouteCollection {
             guard let fragment = board.nearbyFragment(fuel: fuel, near: try params.coordinate(), snapshot: view.snapshot) else {
                 return board.outside[fuel]!
             }
-            return AdviceBoard.response(fragment: fragment, meta: view.extra.meta(for: .WA), lastModified: view.extra.lastModified)
+            return AdviceBoard.response(fragment: fragment, meta: view.rendered.meta(for: .WA), lastModified: view.rendered.lastModified)
         }
         return cache.board(for: view, city: city, context: context).responses[MetroFuel(city, fuel)]!
     }

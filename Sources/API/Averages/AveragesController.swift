@@ -22,7 +22,7 @@ struct AveragesController: RouteCollection {
             .sorted { ($0.state, $0.fuel) < ($1.state, $1.fuel) }
             .flatMap { [$0] + (regional[StateFuel($0.state, $0.fuel)] ?? []) }
             .map { AverageDTO($0, date: view.index.dataDays[$0.state]) }
-        let meta = MetaDTO(view.extra.meta(for: state), total: rows.count)
-        return try JSONResponse.content(Envelope(data: rows, meta: meta), lastModified: view.extra.lastModified)
+        let meta = MetaDTO(view.rendered.meta(for: state), total: rows.count)
+        return try JSONResponse.content(Envelope(data: rows, meta: meta), lastModified: view.rendered.lastModified)
     }
 }

@@ -134,7 +134,7 @@ struct HealthController: RouteCollection {
             status: !hasData ? "unavailable" : (degraded ? "degraded" : "ok"),
             version: version,
             uptimeSeconds: Int(now.timeIntervalSince(context.startedAt)),
-            source: view.extra.overallMeta.source,
+            source: view.rendered.overallMeta.source,
             stations: snapshot.stationCount,
             prices: snapshot.priceCount,
             snapshot: .init(

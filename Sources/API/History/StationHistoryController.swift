@@ -26,6 +26,6 @@ struct StationHistoryController: RouteCollection {
         let through = HistoryDay.of(asOf: context.now(for: state, in: view), state: state)
         let window = StationPriceWindow(marks: view.dataset.stationHistory.marks(id, fuel), state: state, through: through, days: days)
         let dto = StationHistoryDTO(station: entry.station, fuel: fuel, days: days, through: through, window: window)
-        return try JSONResponse.content(Envelope(data: dto, meta: MetaDTO(view.extra.meta(for: state))), lastModified: view.extra.lastModified)
+        return try JSONResponse.content(Envelope(data: dto, meta: MetaDTO(view.rendered.meta(for: state))), lastModified: view.rendered.lastModified)
     }
 }

@@ -29,13 +29,13 @@ struct PricesController: RouteCollection {
         let opening: AccessFilter.Opening? = try params.bool("open_now") == true ? .openNow : (try params.bool("include_closed") == true ? nil : .notClosed)
         let membersOnly = try params.bool("include_members_only") ?? false
         let view = context.store.current
-        let openNow = OpenNowJudge(clocks: view.extra.clocks, wall: context.clock())
+        let openNow = OpenNowJudge(clocks: view.clocks, wall: context.clock())
         let access = AccessFilter(opening: opening, excludesMembersOnly: !membersOnly, clocks: openNow.clocks, wall: openNow.wall)
         let page: StationPage
         do {
             page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit, offset: offset, access: access)
         } catch { throw params.bad("\(error)") }
-        let rendered = view.extra
+        let rendered = view.rendered
         let meta = rendered.meta(for: state)
         var json = JSONWriter(capacity: 128 + page.matches.count * 700)
         var hash = FNV1a()
@@ -91,7 +91,7 @@ struct PricesController: RouteCollection {
         let asked = try params.date("since")
         let since = cursor == nil ? asked : nil
         let view = context.store.current
-        let feed = view.extra.changeFeed
+        let feed = view.changeFeed
         let start = cursor ?? since.map(ChangeCursor.after(instant:))
         if let cursor, ChangeHorizon.isFromTheFuture(cursor, feed: feed, wall: context.clock()) {
             throw params.bad("cursor is after the end of the change feed (a cursor from the future never advances): "
@@ -100,7 +100,7 @@ struct PricesController: RouteCollection {
         if let start, !feed.log.accepts(start) {
             throw Abort(HTTPStatus(code: 410), reason: Self.expiredReason(cursor == nil ? "since" : "cursor"))
         }
-        let rendered = view.extra
+        let rendered = view.rendered
         var json = JSONWriter(capacity: 256 + min(limit, 64) * 160)
         json.raw("{\"data\":[")
         let page = ChangesPage(feed: feed, start: start, state: state, fuel: fuel, limit: limit)
@@ -119,7 +119,7 @@ struct PricesController: RouteCollection {
         let next = (last ?? start.map { ChangeHorizon.isFromTheFuture($0, feed: feed, wall: context.clock()) ? feed.end : $0 } ?? feed.end).token
         let cursorPage = MetaDTO.CursorPage(
             since: since.map(ISOTimestamp.string), hasMore: hasMore, nextCursor: next, syncToken: feed.end.token)
-        let meta = MetaDTO(view.extra.meta(for: state), total: count, limit: limit, cursor: cursorPage)
+        let meta = MetaDTO(view.rendered.meta(for: state), total: count, limit: limit, cursor: cursorPage)
         json.raw("],\"meta\":")
         json.raw(try JSONCoding.encode(meta))
         json.raw("}")

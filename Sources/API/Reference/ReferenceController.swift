@@ -12,11 +12,11 @@ struct ReferenceController: RouteCollection {
 
     func fuels(_ request: Request) throws -> Response {
         _ = try QueryParameters(request, allowing: .fuels)
-        return context.store.current.extra.reference.fuels
+        return context.store.current.rendered.reference.fuels
     }
 
     func brands(_ request: Request) throws -> Response {
         let state = try QueryParameters(request, allowing: .brands).state()
-        return context.store.current.extra.reference.brands(in: state)
+        return context.store.current.rendered.reference.brands(in: state)
     }
 }

@@ -29,9 +29,9 @@ struct SharePageController: RouteCollection {
             }
             return NotFoundPage.response()
         }
-        let rendered = view.extra
+        let rendered = view.rendered
         if preference == .json {
-            var response = rendered.detailResponse(slot: slot, in: view.snapshot, wall: context.clock())
+            var response = rendered.detailResponse(slot: slot, in: view, wall: context.clock())
             response.headers.replaceOrAdd(name: "Vary", value: "Accept, Accept-Encoding")
             return response
         }

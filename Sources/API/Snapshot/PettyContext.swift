@@ -38,11 +38,11 @@ package struct PettyContext: Sendable {
 
     /// "Now" for answers about `state`: the wall clock for live data, the capture instant for sample data.
     func now(for state: AustralianState, in view: PettyView) -> Date {
-        view.extra.clocks.now(for: state, wall: clock())
+        view.clocks.now(for: state, wall: clock())
     }
 
     /// "Now" for `provider`'s data.
     func now(for provider: ProviderID, in view: PettyView) -> Date {
-        view.extra.clocks.now(for: provider, wall: clock())
+        view.clocks.now(for: provider, wall: clock())
     }
 }

@@ -5,11 +5,12 @@ import HTTP
 extension RenderedSnapshot {
     /// `GET /v1/stations/:id` (and the share link's JSON) at `wall`: the ready response, unless the station's hours
     /// have moved `open_now` since the render, when the body is re-assembled from the ready fragment.
-    /// `snapshot` is the one this was rendered from; only a station with access data is read whole.
-    func detailResponse(slot: Int, in snapshot: Snapshot, wall: Date) -> Response {
+    /// `view` is the one this was rendered for; only a station with access data is read whole.
+    func detailResponse(slot: Int, in view: PettyView, wall: Date) -> Response {
+        let snapshot = view.snapshot
         guard snapshot.entries[slot].station.access != nil else { return detailResponses[slot] }
         let station = snapshot.entries[slot].station
-        let open = OpenNowJudge(clocks: clocks, wall: wall)(station)
+        let open = OpenNowJudge(clocks: view.clocks, wall: wall)(station)
         guard StationEncoding.openNowByte(open) != openNowAtRender[slot] else { return detailResponses[slot] }
         let meta = detailMetaByState[AustralianState.allCases.firstIndex(of: station.state)!]
         var hash = FNV1a(value: hashes[slot])

@@ -30,17 +30,13 @@ package final class RenderedSnapshot: Sendable {
     let overallMeta: DataMeta
     /// Per state: the meta of a single station's body, without `sync_token` (its ETag moves only with its state's data).
     let detailMetaByState: [DataMeta]
-    /// Each provider's clock: time-dependent answers about a state are judged by its provider's.
-    let clocks: DataClocks
-    /// Incremental sync's feed (`/v1/prices/changes`); its end is the lists' `meta.sync_token`.
-    let changeFeed: ChangeFeed
     /// `/v1/fuels` and `/v1/brands`.
     let reference: ReferenceResponses
 
     init(
         fragments: [[UInt8]], hashes: [UInt64], compactHeads: [[UInt8]], detailBodies: [[UInt8]], detailETags: [String],
         detailResponses: [Response], openNowAtRender: [UInt8], lastModified: String, metaByState: [DataMeta],
-        overallMeta: DataMeta, detailMetaByState: [DataMeta], clocks: DataClocks, changeFeed: ChangeFeed,
+        overallMeta: DataMeta, detailMetaByState: [DataMeta],
         reference: ReferenceResponses
     ) {
         self.fragments = fragments
@@ -54,13 +50,12 @@ package final class RenderedSnapshot: Sendable {
         self.metaByState = metaByState
         self.overallMeta = overallMeta
         self.detailMetaByState = detailMetaByState
-        self.clocks = clocks
-        self.changeFeed = changeFeed
         self.reference = reference
     }
 
-    package static func render(_ dataset: Dataset, index: FuelIndex, memo: RenderMemo? = nil, wall: Date = Date()) -> RenderedSnapshot {
-        let snapshot = dataset.snapshot
+    package static func render(_ basis: SnapshotBasis, memo: RenderMemo? = nil, wall: Date = Date()) -> RenderedSnapshot {
+        let index = basis.index
+        let snapshot = basis.dataset.snapshot
         let sourceByProvider = Dictionary(uniqueKeysWithValues: snapshot.statuses.map { ($0.provider, $0.source) })
         // A status-only change (a failed poll, a next-poll time) keeps the very same entries: reuse all their JSON.
         // Otherwise reuse it station by station where the entry and its source are unchanged (a re-polled feed
@@ -71,13 +66,12 @@ package final class RenderedSnapshot: Sendable {
         let averageHashes = AustralianState.allCases.map { index.averagesHash(of: $0) }
         let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes)
         let previous = reused == nil ? memo?.byID() : nil
-        let changeFeed = ChangeFeed(index: index, log: dataset.changes)
-        let syncToken = changeFeed.end.token
+        let syncToken = basis.changeFeed.end.token
         // A station's own body leaves the token out, so its ETag changes only with its state's data.
         let detailMetaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
         let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state], syncToken: syncToken) }
         let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
-        let judge = OpenNowJudge(clocks: DataClocks(snapshot: snapshot), wall: wall)
+        let judge = OpenNowJudge(clocks: basis.clocks, wall: wall)
         var openNow: [UInt8] = []
 
         var fragments: [[UInt8]] = []
@@ -128,7 +122,6 @@ package final class RenderedSnapshot: Sendable {
             detailBodies: bodies, detailETags: etags, detailResponses: responses,
             openNowAtRender: openNow, lastModified: lastModified,
             metaByState: metaByState, overallMeta: overall, detailMetaByState: detailMetaByState,
-            clocks: DataClocks(snapshot: snapshot), changeFeed: changeFeed,
             reference: ReferenceResponses.render(
                 snapshot, meta: { state in state.map { metaByState[AustralianState.allCases.firstIndex(of: $0)!] } ?? overall },
                 lastModified: lastModified)

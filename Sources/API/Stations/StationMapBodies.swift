@@ -8,7 +8,7 @@ import HTTP
 enum CompactStationListBody {
     static func response(pins: MapPinPage, fuels: [FuelType], view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
         let page = pins.page
-        let rendered = view.extra
+        let rendered = view.rendered
         let meta = rendered.meta(for: state)
         let entries = view.snapshot.entries
         var json = JSONWriter(capacity: 160 + page.hits.count * 80)
@@ -67,7 +67,7 @@ enum CompactStationListBody {
 ///   "meta": {"total" (cells), "stations", "cell_degrees", as_of, source, states}}`
 enum StationClusterBody {
     static func response(_ clusters: [StationCluster], cellDegrees: Double, view: PettyView, state: AustralianState?) -> Response {
-        let rendered = view.extra
+        let rendered = view.rendered
         let meta = rendered.meta(for: state)
         var json = JSONWriter(capacity: 160 + clusters.count * 120)
         json.raw("{\"data\":[")

@@ -39,7 +39,7 @@ struct StationsController: RouteCollection {
         let view = context.store.current
         let wall = context.clock()
         if try params.bool("open_now") == true {
-            query.access = AccessFilter(opening: .openNow, excludesMembersOnly: false, clocks: view.extra.clocks, wall: wall)
+            query.access = AccessFilter(opening: .openNow, excludesMembersOnly: false, clocks: view.clocks, wall: wall)
         }
         let compact = try params.bool("compact") ?? false
         let cluster = try params.bool("cluster") ?? false
@@ -67,7 +67,7 @@ struct StationsController: RouteCollection {
         let missing = ids.map { view.index.unknownIDs($0) }
         return StationListBody.response(
             page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing,
-            openNow: OpenNowJudge(clocks: view.extra.clocks, wall: wall), keyset: query.isIDOrder)
+            openNow: OpenNowJudge(clocks: view.clocks, wall: wall), keyset: query.isIDOrder)
     }
 
     func detail(_ request: Request) throws -> Response {
@@ -77,7 +77,7 @@ struct StationsController: RouteCollection {
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
-        return view.extra.detailResponse(slot: slot, in: view.snapshot, wall: context.clock())
+        return view.rendered.detailResponse(slot: slot, in: view, wall: context.clock())
     }
 }
 
@@ -88,7 +88,7 @@ enum StationListBody {
         page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil,
         openNow: OpenNowJudge, keyset: Bool = false
     ) -> Response {
-        let rendered = view.extra
+        let rendered = view.rendered
         let meta = rendered.meta(for: state)
         var capacity = 128
         for hit in page.hits { capacity += rendered.fragments[hit.slot].count + 24 }

@@ -52,7 +52,7 @@ struct SummaryController: RouteCollection {
         let parts = board.summaries.parts(StateFuel(state, fuel)) { SummaryParts(view: view, board: board, state: state, fuel: fuel) }
         // The cheapest three follow `/v1/prices/cheapest`'s access rule (no station known to be closed now, no
         // members-only one), judged per request like `open_now` itself, so they are never part of the cached parts.
-        let openNow = OpenNowJudge(clocks: view.extra.clocks, wall: context.clock())
+        let openNow = OpenNowJudge(clocks: view.clocks, wall: context.clock())
         let access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: openNow.clocks, wall: openNow.wall)
         var json = JSONWriter(capacity: Self.maxBytes)
         json.raw(parts.head)
@@ -75,7 +75,7 @@ struct SummaryController: RouteCollection {
         guard let near else {
             json.raw("],\"near\":null")
             json.raw(parts.tail)
-            return Self.response(json, lastModified: view.extra.lastModified)
+            return Self.response(json, lastModified: view.rendered.lastModified)
         }
         json.raw("],\"near\":{\"lat\":")
         json.decimal(near.latitude, places: 5)
@@ -85,7 +85,7 @@ struct SummaryController: RouteCollection {
         json.decimal(Self.nearRadiusKm, places: 1)
         json.raw("}")
         json.raw(parts.tail)
-        return Self.response(json, lastModified: view.extra.lastModified)
+        return Self.response(json, lastModified: view.rendered.lastModified)
     }
 
     static func response(_ json: JSONWriter, lastModified: String) -> Response {
@@ -140,7 +140,7 @@ struct SummaryParts: Sendable {
         if let value = change?.value { json.decimal(value, places: 1) } else { json.null() }
         json.raw(",\"tomorrow\":")
         if TomorrowController.publishingStates.contains(state) {
-            let now = view.extra.clocks.now(for: state, wall: board.builtAt)
+            let now = view.clocks.now(for: state, wall: board.builtAt)
             let tomorrow = view.index.tomorrowBoard(fuel: fuel, now: now)
             if tomorrow.isPublished {
                 let counts = Dictionary(grouping: tomorrow.comparisons, by: \.verdict).mapValues(\.count)
@@ -163,7 +163,7 @@ struct SummaryParts: Sendable {
 
         var end = JSONWriter(capacity: 256)
         end.raw("},\"meta\":")
-        view.extra.meta(for: state).write(into: &end)
+        view.rendered.meta(for: state).write(into: &end)
         end.raw("}")
         tail = end.bytes
     }

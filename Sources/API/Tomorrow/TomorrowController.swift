@@ -24,13 +24,13 @@ struct TomorrowController: RouteCollection {
         let limit = try params.int("limit", in: 1...StationsController.maxLimit, default: 100)
         let offset = try params.int("offset", in: 0...1_000_000, default: 0)
         let view = context.store.current
-        var meta = MetaDTO(view.extra.meta(for: state))
+        var meta = MetaDTO(view.rendered.meta(for: state))
         guard Self.publishingStates.contains(state) else {
             let dto = TomorrowDTO(
                 state: state.rawValue, fuel: fuel?.rawValue, available: false,
                 reason: "\(state.rawValue) does not publish next-day prices; only WA (FuelWatch) does",
                 stations: [])
-            return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.extra.lastModified, maxAge: 3600)
+            return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.rendered.lastModified, maxAge: 3600)
         }
         let now = context.now(for: state, in: view)
         let board = view.index.tomorrowBoard(fuel: fuel, now: now)
@@ -69,6 +69,6 @@ struct TomorrowController: RouteCollection {
             publishedAt: board.publishedAt.map(ISOTimestamp.string),
             expectedAt: ISOTimestamp.string(board.expectedAt),
             summary: board.isPublished ? summary : nil, stations: board.isPublished ? Array(stations) : [])
-        return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.extra.lastModified)
+        return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.rendered.lastModified)
     }
 }

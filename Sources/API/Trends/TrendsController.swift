@@ -31,6 +31,6 @@ struct TrendsController: RouteCollection {
             cycle: trend.cycle.map {
                 .init(position: Rounded($0.position), direction: $0.direction.rawValue, change: Rounded($0.change), low: Rounded($0.low), high: Rounded($0.high))
             })
-        return try JSONResponse.content(Envelope(data: dto, meta: MetaDTO(view.extra.meta(for: state))), lastModified: view.extra.lastModified, maxAge: 300)
+        return try JSONResponse.content(Envelope(data: dto, meta: MetaDTO(view.rendered.meta(for: state))), lastModified: view.rendered.lastModified, maxAge: 300)
     }
 }

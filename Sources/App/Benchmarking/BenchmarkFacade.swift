@@ -26,15 +26,15 @@ public enum BenchmarkFacade {
     /// ETag, per-state meta), the work `FuelStore` does after `FuelIndex` when a snapshot is published.
     /// Returns the number of body bytes rendered, so the work cannot be optimised away.
     public static func render(_ dataset: Dataset, index: FuelIndex) -> Int {
-        let rendered = RenderedSnapshot.render(dataset, index: index)
+        let rendered = RenderedSnapshot.render(SnapshotBasis(dataset: dataset, index: index))
         return rendered.detailBodies.reduce(0) { $0 + $1.count } + rendered.fragments.reduce(0) { $0 + $1.count }
     }
 
     /// A store that renders exactly as the server's does (with the render memo), publishing `dataset`.
     public static func makeServerStore(_ dataset: Dataset) -> FuelStore<Int> {
         let memo = RenderMemo()
-        return FuelStore<Int>(initial: dataset) { dataset, index in
-            let rendered = RenderedSnapshot.render(dataset, index: index, memo: memo)
+        return FuelStore<Int>(initial: dataset) { basis in
+            let rendered = RenderedSnapshot.render(basis, memo: memo)
             return rendered.detailBodies.count
         }
     }

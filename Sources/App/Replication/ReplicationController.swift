@@ -25,7 +25,7 @@ struct ReplicationController: RouteCollection {
             "Content-Type": sealed ? ReplicationPayload.sealedContentType : ReplicationPayload.contentType,
             "ETag": etag,
             "Cache-Control": "no-cache",
-            "Last-Modified": view.extra.lastModified,
+            "Last-Modified": view.rendered.lastModified,
             "Vary": "Accept",
         ]
         if let condition = request.headers.first(name: "If-None-Match"), condition == etag {

@@ -4,47 +4,48 @@ import Synchronization
 /// Holds the current `SnapshotView` and swaps in a new one in one step.
 ///
 /// Readers (`current`) take a lock only to copy one reference, so they never wait on a writer's work.
-/// Writers are serialised by a second lock and do all their work (merge, index, `derive`) before the
+/// Writers are serialised by a second lock and do all their work (merge, index, `render`) before the
 /// swap, so a reader sees either the whole old view or the whole new one.
 ///
-/// `derive` runs once per published dataset; the App uses it to pre-encode hot responses.
-public final class FuelStore<Extra: Sendable>: Sendable {
-    public typealias Derive = @Sendable (Dataset, FuelIndex) -> Extra
+/// `render` runs once per published dataset; the App uses it to pre-encode hot responses.
+public final class FuelStore<Rendered: Sendable>: Sendable {
+    public typealias Render = @Sendable (SnapshotBasis) -> Rendered
 
-    private let published: Mutex<SnapshotView<Extra>>
+    private let published: Mutex<SnapshotView<Rendered>>
     private let writer = Mutex<Void>(())
-    private let derive: Derive
+    private let render: Render
 
-    public init(initial: Dataset, derive: @escaping Derive) {
-        self.derive = derive
-        let index = FuelIndex(snapshot: initial.snapshot)
-        published = Mutex(SnapshotView(dataset: initial, index: index, extra: derive(initial, index)))
+    public init(initial: Dataset, render: @escaping Render) {
+        self.render = render
+        let basis = SnapshotBasis(dataset: initial)
+        published = Mutex(SnapshotView(basis: basis, rendered: render(basis)))
     }
 
-    public convenience init(initial: Snapshot, derive: @escaping Derive) {
-        self.init(initial: Dataset(snapshot: initial), derive: derive)
+    public convenience init(initial: Snapshot, render: @escaping Render) {
+        self.init(initial: Dataset(snapshot: initial), render: render)
     }
 
     /// The published view. Cheap: one lock round-trip and one retain.
-    public var current: SnapshotView<Extra> { published.withLock { $0 } }
+    public var current: SnapshotView<Rendered> { published.withLock { $0 } }
 
     /// Publishes `dataset` as is.
     @discardableResult
-    public func replace(with dataset: Dataset) -> SnapshotView<Extra> {
+    public func replace(with dataset: Dataset) -> SnapshotView<Rendered> {
         update { _ in dataset }
     }
 
     /// Runs `transform` on the current dataset, serialised with other writers, and publishes the result.
     /// If `transform` returns a dataset whose snapshot version and history are unchanged, nothing is
-    /// re-derived and the current view is returned.
+    /// re-rendered and the current view is returned.
     @discardableResult
-    public func update<E: Error>(_ transform: (Dataset) throws(E) -> Dataset) throws(E) -> SnapshotView<Extra> {
-        try writer.withLock { (_: inout Void) throws(E) -> SnapshotView<Extra> in
+    public func update<E: Error>(_ transform: (Dataset) throws(E) -> Dataset) throws(E) -> SnapshotView<Rendered> {
+        try writer.withLock { (_: inout Void) throws(E) -> SnapshotView<Rendered> in
             let old = current
             let dataset = try transform(old.dataset)
             if dataset == old.dataset { return old }
             let index = dataset.snapshot == old.dataset.snapshot ? old.index : FuelIndex(snapshot: dataset.snapshot)
-            let view = SnapshotView(dataset: dataset, index: index, extra: derive(dataset, index))
+            let basis = SnapshotBasis(dataset: dataset, index: index)
+            let view = SnapshotView(basis: basis, rendered: render(basis))
             // Swap under the lock; the old view is released after it, never while readers wait.
             let replaced = published.withLock { current in
                 let previous = current
@@ -74,8 +75,8 @@ public final class FuelStore<Extra: Sendable>: Sendable {
     }
 }
 
-extension FuelStore where Extra == Void {
+extension FuelStore where Rendered == Void {
     public convenience init(initial: Dataset = Dataset()) {
-        self.init(initial: initial, derive: { _, _ in () })
+        self.init(initial: initial, render: { _ in () })
     }
 }

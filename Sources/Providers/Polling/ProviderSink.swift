@@ -12,11 +12,11 @@ public protocol ProviderSink: Sendable {
     func status(of provider: ProviderID) -> ProviderStatus?
 }
 
-/// A `ProviderSink` over a `FuelStore`: each call is one writer step (one re-derive, one persisted version).
-public struct FuelStoreSink<Extra: Sendable>: ProviderSink {
-    public let store: FuelStore<Extra>
+/// A `ProviderSink` over a `FuelStore`: each call is one writer step (one re-render, one persisted version).
+public struct FuelStoreSink<Rendered: Sendable>: ProviderSink {
+    public let store: FuelStore<Rendered>
 
-    public init(store: FuelStore<Extra>) { self.store = store }
+    public init(store: FuelStore<Rendered>) { self.store = store }
 
     public func apply(_ update: ProviderUpdate, at now: Date) -> MergeReport {
         store.apply(update, source: .live, at: now)
