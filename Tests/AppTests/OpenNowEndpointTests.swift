@@ -112,6 +112,27 @@ import Testing
         #expect(try names() == ["members", "weekdays", "allhours"])
     }
 
+    @Test func openNowTrueKeepsUnknownHoursOnlyInAStateThatPublishesNoAccessFacts() throws {
+        let sample = try AppTestSupport.sampleApp(clock: { [wall] in wall.read() })
+        func list(_ app: Application, _ query: String) throws -> (total: Int, data: [[String: Any]]) {
+            let body = try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(query)"))
+            return (try require((body["meta"] as? [String: Any])?["total"] as? Int), try require(body["data"] as? [[String: Any]]))
+        }
+        // The NSW sample carries no access fact at all: every station is kept, saying it does not know.
+        let nswSample = try list(sample, "state=NSW&open_now=true&limit=500")
+        let everyNSW = try list(sample, "state=NSW&limit=500").total
+        #expect(nswSample.total > 0 && nswSample.total == everyNSW)
+        #expect(nswSample.data.allSatisfy { $0["open_now"] is NSNull })
+        let cheapest = try AppTestSupport.json(try sample.test(.GET, "/v1/prices/cheapest?fuel=U91&state=NSW&open_now=true&limit=3"))
+        #expect((cheapest["data"] as? [[String: Any]])?.count == 3)
+        // VIC publishes hours: only stations judged open are kept.
+        let vic = try list(sample, "state=VIC&open_now=true&limit=500")
+        #expect(vic.total > 0 && vic.data.allSatisfy { $0["open_now"] as? Bool == true })
+        // This suite's NSW has live stations with facts: there the unknown ones are left out.
+        let nsw = try list(app, "state=NSW&open_now=true&limit=500")
+        #expect(nsw.data.compactMap { $0["name"] as? String }.sorted() == ["allhours", "members"])
+    }
+
     @Test func theCheapestPickSkipsClosedAndMembersOnlyStationsUnlessAsked() throws {
         #expect(try cheapest() == ["allhours", "unknown"])
         #expect(try cheapest("&include_members_only=true") == ["members", "allhours", "unknown"])

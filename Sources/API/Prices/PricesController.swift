@@ -30,7 +30,9 @@ struct PricesController: RouteCollection {
         let membersOnly = try params.bool("include_members_only") ?? false
         let view = context.store.current
         let openNow = OpenNowJudge(clocks: view.clocks, wall: context.clock())
-        let access = AccessFilter(opening: opening, excludesMembersOnly: !membersOnly, clocks: openNow.clocks, wall: openNow.wall)
+        let access = AccessFilter(
+            opening: opening, excludesMembersOnly: !membersOnly, clocks: openNow.clocks, wall: openNow.wall,
+            keepsUnknownIn: view.index.statesWithoutAccessFacts)
         let page: StationPage
         do {
             page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit, offset: offset, access: access)

@@ -39,7 +39,9 @@ struct StationsController: RouteCollection {
         let view = context.store.current
         let wall = context.clock()
         if try params.bool("open_now") == true {
-            query.access = AccessFilter(opening: .openNow, excludesMembersOnly: false, clocks: view.clocks, wall: wall)
+            query.access = AccessFilter(
+                opening: .openNow, excludesMembersOnly: false, clocks: view.clocks, wall: wall,
+                keepsUnknownIn: view.index.statesWithoutAccessFacts)
         }
         let compact = try params.bool("compact") ?? false
         let cluster = try params.bool("cluster") ?? false

@@ -4,7 +4,7 @@ import Foundation
 /// cheapest pick wants by default), and no members-only stations.
 public struct AccessFilter: Hashable, Sendable {
     public enum Opening: Hashable, Sendable {
-        /// Only stations judged open (unknown hours are left out).
+        /// Stations judged open, plus stations of `keepsUnknownIn` whose opening is unknown (left out elsewhere).
         case openNow
         /// Leaves out stations judged closed; unknown hours stay.
         case notClosed
@@ -15,8 +15,14 @@ public struct AccessFilter: Hashable, Sendable {
     /// Each provider's clock (`OpenNow` judges a station at its provider's) and the wall-clock reading they start from.
     public var clocks: DataClocks
     public var wall: Date
+    /// States whose provider publishes no access facts at all (`FuelIndex.statesWithoutAccessFacts`): there an
+    /// unknown opening passes `.openNow`, so a filter never comes back empty merely because nothing is published.
+    public var keepsUnknownIn: Set<AustralianState>
 
-    public init(opening: Opening?, excludesMembersOnly: Bool, clocks: DataClocks, wall: Date) {
+    public init(
+        opening: Opening?, excludesMembersOnly: Bool, clocks: DataClocks, wall: Date, keepsUnknownIn: Set<AustralianState> = []
+    ) {
+        self.keepsUnknownIn = keepsUnknownIn
         self.opening = opening
         self.excludesMembersOnly = excludesMembersOnly
         self.clocks = clocks
@@ -28,7 +34,7 @@ public struct AccessFilter: Hashable, Sendable {
         guard let opening else { return true }
         let open = OpenNow.isOpen(station.access, in: station.state, at: clocks.now(for: station.provider, wall: wall))
         switch opening {
-        case .openNow: return open == true
+        case .openNow: return open ?? keepsUnknownIn.contains(station.state)
         case .notClosed: return open != false
         }
     }

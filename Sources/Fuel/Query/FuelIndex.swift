@@ -29,6 +29,9 @@ public final class FuelIndex: Sendable {
     let timeline: [PriceChange]
     /// Words of names, brands and suburbs, and postcodes (`q=`, `postcode=`).
     public let search: StationSearchIndex
+    /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
+    /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
+    public let statesWithoutAccessFacts: Set<AustralianState>
 
     public init(snapshot: Snapshot, cellDegrees: Double = 0.1) {
         self.snapshot = snapshot
@@ -72,6 +75,9 @@ public final class FuelIndex: Sendable {
         for (position, slot) in order.enumerated() { rank[slot] = Int32(position) }
         nameRank = rank
         search = StationSearchIndex(snapshot: snapshot)
+        let present = Set(entries.map(\.station.state))
+        let informed = Set(entries.lazy.filter { $0.station.access.map { !$0.isEmpty } ?? false }.map(\.station.state))
+        statesWithoutAccessFacts = present.subtracting(informed)
 
         var timeline: [PriceChange] = []
         timeline.reserveCapacity(snapshot.priceCount)

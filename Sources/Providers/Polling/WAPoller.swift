@@ -11,8 +11,15 @@ import Fuel
 /// prices are held is read from the store, so a restart that loaded them does not ask again, and one that did not
 /// asks on its first poll wherever in the evening it starts. A today feed dated a trading day that has ended is
 /// refused by the merge (FuelWatch's caches lag after 06:00) and the provider shows `stale` until one is right.
+///
+/// The RSS carries no access facts, so with today's feeds the poller also fetches `/api/sites?fuelType=ULP` on its
+/// first poll and then once every `sitesInterval`, and joins its facts onto the stations (`FuelWatchSiteFacts`).
+/// That fetch never fails or delays the price poll: on failure the last good facts stay, and a note says so.
 public actor WAPoller: ProviderPoller {
     public static let path = "/fuelwatch/fuelWatchRSS"
+    public static let sitesPath = "/api/sites"
+    /// One site list a day: opening facts change rarely, and FuelWatch is a public website.
+    public static let sitesInterval: TimeInterval = 24 * 3600
     static let zone = WATradingDay.zone
 
     public nonisolated let provider = ProviderID.wa
@@ -26,6 +33,8 @@ public actor WAPoller: ProviderPoller {
 
     private var lastTodaySuccess: Date?
     private var lastTomorrowAttempt: Date?
+    private var lastSitesAttempt: Date?
+    private var siteFacts: FuelWatchSiteFacts?
 
     public init(
         client: ProviderClient, base: URL, interval: TimeInterval, timeout: TimeInterval,
@@ -40,7 +49,7 @@ public actor WAPoller: ProviderPoller {
     }
 
     public nonisolated var plan: String {
-        "wa (every \(Int(interval))s, \(products.count) products; tomorrow from 14:30 Perth every "
+        "wa (every \(Int(interval))s, \(products.count) products, site facts daily; tomorrow from 14:30 Perth every "
             + "\(Int(WATomorrowSchedule.fastRetry / 60)) min until 18:00, then every \(Int(WATomorrowSchedule.slowRetry / 60)) min until held or 06:00)"
     }
 
@@ -50,16 +59,22 @@ public actor WAPoller: ProviderPoller {
         var report: MergeReport?
 
         if todayDue(at: now) {
+            if sitesDue(at: now) { notes.append(await refreshSiteFacts(now: now)) }
             switch await fetchAll(day: .today, now: now) {
             case .failure(let failure):
                 return PollOutcome(failure.outcome, next: nextPoll(after: now, sink: sink))
             case .success(let parts):
-                guard let joined = Adapted.combining(parts) else {
+                guard var joined = Adapted.combining(parts) else {
                     return PollOutcome(.failed(.implausible("no products configured"), request: "GET \(Self.path)"), next: nextPoll(after: now, sink: sink))
                 }
                 // The next step is decided as if today succeeded and published with the merge (one store update);
                 // a rejection is handled by the runner.
                 lastTodaySuccess = now
+                if let siteFacts {
+                    let facts = siteFacts.join(joined.update.stations)
+                    joined.update.stations = facts.stations
+                    notes.append("site facts on \(facts.matched) of \(facts.stations.count) stations")
+                }
                 let applied = sink.apply(joined.update, at: now)
                 if !applied.isApplied { lastTodaySuccess = nil }
                 report = applied
@@ -94,6 +109,35 @@ public actor WAPoller: ProviderPoller {
         let next = nextPoll(after: now, sink: sink)
         if let report { return PollOutcome(.merged(report), next: next, notes: notes) }
         return PollOutcome(.idle(notes.isEmpty ? "nothing due" : notes.joined(separator: "; ")), next: next)
+    }
+
+    private func sitesDue(at now: Date) -> Bool {
+        lastSitesAttempt.map { now.timeIntervalSince($0) >= Self.sitesInterval - 1 } ?? true
+    }
+
+    /// Fetches the site list and keeps its facts; on failure keeps the last good ones. Returns the poll note.
+    private func refreshSiteFacts(now: Date) async -> String {
+        lastSitesAttempt = now
+        let request = ProviderRequest(base: base, path: Self.sitesPath, query: [("fuelType", "ULP")], timeout: timeout)
+        let label = "\(request.label)?fuelType=ULP"
+        let read = await PollStep.read(request, label: label, fetch: client.fetcher(auth: nil)) { body throws(AdapterError) in
+            try FuelWatchSiteFacts.adapt(body, fetchedAt: now)
+        }
+        await pause()
+        switch read {
+        case .success(let facts):
+            siteFacts = facts
+            return "sites fetched: \(facts.count) with facts"
+        case .failure(let failure):
+            let kept = siteFacts.map { "keeping \($0.count) site facts from \($0.fetchedAt)" } ?? "no site facts yet"
+            return "sites failed (\(failure.request): \(failure.error)); \(kept); next try in \(Int(Self.sitesInterval / 3600)) h"
+        }
+    }
+
+    /// The polite pause between two requests (`spacing`); a cancelled sleep just ends it early.
+    private func pause() async {
+        guard spacing > 0 else { return }
+        try? await Task.sleep(nanoseconds: UInt64(spacing * 1e9))
     }
 
     /// All products for one day, in order, or the first failure.

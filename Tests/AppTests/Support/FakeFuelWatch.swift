@@ -5,7 +5,8 @@ import Synchronization
 
 /// FuelWatch's RSS on loopback, replaying the recorded metro ULP feed (`Tests/ProvidersTests/Fixtures/`) with
 /// dates the test chooses: today's feed dated `today`, tomorrow's empty until `tomorrow` is set, then dated that
-/// day with every price 2.0 c higher (so a rollover shows).
+/// day with every price 2.0 c higher (so a rollover shows). `/api/sites?fuelType=ULP` serves the recorded site
+/// list (`wa_api_sites_fuelType_ULP.json`), or a 503 while `failSites` is set.
 final class FakeFuelWatch: Sendable {
     private struct State {
         var today: CalendarDay
@@ -13,6 +14,8 @@ final class FakeFuelWatch: Sendable {
         var tomorrowRequests = 0
         /// Copies of every station at shifted coordinates added to today's feed (a broken or hostile feed).
         var ghostCopies = 0
+        var sitesRequests: [String] = []
+        var failSites = false
     }
 
     static let emptyFeed = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>FuelWatch</title></channel></rss>"#
@@ -20,17 +23,27 @@ final class FakeFuelWatch: Sendable {
     let app: Application
     private let state: Mutex<State>
     private let recorded: String
+    private let recordedSites: Data
 
     init(today: CalendarDay) throws {
-        let url = URL(fileURLWithPath: AppTestSupport.publicDirectory).deletingLastPathComponent()
-            .appendingPathComponent("Tests/ProvidersTests/Fixtures/wa_fuelWatchRSS_today_metro_ULP.xml")
-        recorded = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        let fixtures = URL(fileURLWithPath: AppTestSupport.publicDirectory).deletingLastPathComponent()
+            .appendingPathComponent("Tests/ProvidersTests/Fixtures")
+        recorded = String(decoding: try Data(contentsOf: fixtures.appendingPathComponent("wa_fuelWatchRSS_today_metro_ULP.xml")), as: UTF8.self)
+        recordedSites = try Data(contentsOf: fixtures.appendingPathComponent("wa_api_sites_fuelType_ULP.json"))
         state = Mutex(State(today: today))
         app = Application(environment: .testing, logger: AppTestSupport.quietLogger())
         app.server.threads = 2
         app.get("fuelwatch", "fuelWatchRSS") { [self] request -> Response in
             let body = request.query["Day"] == "tomorrow" ? tomorrowFeed() : todayFeed()
             return Response(contentType: "text/xml; charset=utf-8", body: Array(body.utf8))
+        }
+        app.get("api", "sites") { [self] request -> Response in
+            let failing = state.withLock { state -> Bool in
+                state.sitesRequests.append("fuelType=\(request.query["fuelType"] ?? "")")
+                return state.failSites
+            }
+            if failing { return Response(status: .serviceUnavailable, contentType: "text/plain", body: Array("down".utf8)) }
+            return Response(contentType: "application/json", body: Array(recordedSites))
         }
     }
 
@@ -42,6 +55,10 @@ final class FakeFuelWatch: Sendable {
     /// Publishes tomorrow's prices dated `day` (nil: an empty feed, "not yet").
     func publishTomorrow(dated day: CalendarDay?) { state.withLock { $0.tomorrow = day } }
     var tomorrowRequests: Int { state.withLock { $0.tomorrowRequests } }
+    /// The query of every `/api/sites` request, in order.
+    var sitesRequests: [String] { state.withLock { $0.sitesRequests } }
+    /// While true, `/api/sites` answers 503.
+    func failSites(_ failing: Bool) { state.withLock { $0.failSites = failing } }
     /// Adds `copies` ghost copies of every station to today's feed (0: the recorded feed again).
     func serveGhosts(copies: Int) { state.withLock { $0.ghostCopies = copies } }
 
