@@ -17,6 +17,7 @@ See Benchmarks/README.md for what each row means. Needs wrk and nginx; loopback 
 runs with PETTY_PROVIDERS=none except merge_load's, whose NSW provider is a local fake. Stops all it started,
 by pid.
 """
+import math
 import os
 import random
 import re
@@ -29,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +61,9 @@ BENCH = ROOT / ".build/release/PettyBench"
 NEAR_QUERY = "/v1/stations?near={lat:.4f},{lng:.4f}&radius_km=5&fuel=U91&sort=price"
 SUMMARY_NEAR_QUERY = "/v1/summary?state=NSW&fuel=U91&near={lat:.4f},{lng:.4f}"
 SYDNEY = ((-34.05, -33.70), (150.85, 151.30))  # metro Sydney, south-north and west-east
+MELBOURNE = ((-38.05, -37.60), (144.70, 145.30))  # metro Melbourne, the same way
+ALONG_ROUTES = int(ENV.get("ALONG_ROUTES", "1000"))
+ALONG_QUERY = "/v1/stations/along?polyline={polyline}&fuel=U91&detour_km=2&sort=price&limit=20"
 
 
 @dataclass
@@ -70,6 +75,7 @@ class Scenario:
     label: str = ""
     optional: bool = False  # an endpoint still being built elsewhere: skipped while it answers 404
     random_query: str = ""  # a query over NEAR_POINTS random points over Sydney ({lat}, {lng}) instead of `path`
+    random_routes: bool = False  # with random_query: ALONG_ROUTES random routes ({polyline}) instead of points
 
 
 SCENARIOS = {
@@ -82,6 +88,8 @@ SCENARIOS = {
     "sumnear": Scenario("(summary near NEAR_POINTS random points over Sydney)", target=0.8, label="≥0.8×",
                         random_query=SUMMARY_NEAR_QUERY),
     "q": Scenario("/v1/stations?q=bond%20jun&fuel=U91&sort=price&limit=20", target=0.8, label="≥0.8×"),
+    "along": Scenario("(ALONG_ROUTES random routes of 20-200 km across Sydney and Melbourne)", target=0.5, label="≥0.5×",
+                      random_query=ALONG_QUERY, random_routes=True),
     "c1000": Scenario("/v1/stations/1", connections=1000, target=1.0, label="≥1.0×, 0 err"),
     "close": Scenario("/v1/stations/1", mode="close", target=1.0, label="≥1.0×, 0 err"),
     "idle10k": Scenario("/v1/stations/1", mode="idle", target=1.0, label="≥1.0×, ≤150MB"),
@@ -107,6 +115,21 @@ MEMORY_PATHS = ["/health", "/v1/stations/1", "/v1/stations?state=NSW&limit=50", 
                 "/v1/prices/cheapest?state=QLD&fuel=U91", "/v1/prices/changes?since=2026-01-01T00:00:00Z"]
 NSW_ENV = {"PETTY_PROVIDERS": "nsw", "PETTY_NSW_API_KEY": "bench-key", "PETTY_NSW_API_SECRET": "bench-secret",
            "PETTY_NSW_BASE_URL": f"http://127.0.0.1:{FAKE_PORT}", "PETTY_NSW_POLL_SECONDS": "60"}
+
+
+def encode_polyline(points):
+    """Google's encoded polyline, precision 5 (what the Directions API returns)."""
+    out, previous = [], (0, 0)
+    for lat, lng in points:
+        current = (round(lat * 1e5), round(lng * 1e5))
+        for delta in (current[0] - previous[0], current[1] - previous[1]):
+            value = ~(delta << 1) if delta < 0 else delta << 1
+            while value >= 0x20:
+                out.append(chr((0x20 | (value & 0x1F)) + 63))
+                value >>= 5
+            out.append(chr(value + 63))
+        previous = current
+    return "".join(out)
 
 
 def uptime():
@@ -217,6 +240,26 @@ class Bench:
         rng = random.Random(17)
         return [(rng.uniform(*SYDNEY[0]), rng.uniform(*SYDNEY[1])) for _ in range(NEAR_POINTS)]
 
+    def along_routes(self):
+        """ALONG_ROUTES fixed random drives (seeded): half from a point in metro Sydney, half in metro Melbourne, each
+        20-200 km of 0.3-2 km legs whose heading wanders, as a Google encoded polyline (percent-encoded)."""
+        rng = random.Random(29)
+        routes = []
+        for i in range(ALONG_ROUTES):
+            box = SYDNEY if i % 2 == 0 else MELBOURNE
+            lat, lng = rng.uniform(*box[0]), rng.uniform(*box[1])
+            heading, length, goal = rng.uniform(0, 2 * math.pi), 0.0, rng.uniform(20, 200)
+            points = [(lat, lng)]
+            while length < goal:
+                heading += rng.uniform(-0.5, 0.5)
+                km = rng.uniform(0.3, 2.0)
+                lat += km * math.cos(heading) / 111.195
+                lng += km * math.sin(heading) / (111.195 * math.cos(math.radians(lat)))
+                points.append((lat, lng))
+                length += km
+            routes.append(urllib.parse.quote(encode_polyline(points), safe=""))
+        return routes
+
     def write_lua(self, name, paths):
         """A wrk script requesting one of `paths` at random per request (each wrk thread seeds its own)."""
         listed = ",\n".join(f'  "{p}"' for p in paths)
@@ -310,8 +353,9 @@ http {{
             s = SCENARIOS[name]
             if s.random_query:
                 petty_paths, nginx_paths = [], []
-                for i, (lat, lng) in enumerate(self.near_points()):
-                    path = s.random_query.format(lat=lat, lng=lng)
+                queries = ([s.random_query.format(polyline=p) for p in self.along_routes()] if s.random_routes
+                           else [s.random_query.format(lat=lat, lng=lng) for lat, lng in self.near_points()])
+                for i, path in enumerate(queries):
                     status = self.capture(path, www / name / f"{i}.json", s.mode)
                     if status != 200:
                         print(f"warning: {path} answered {status}", file=sys.stderr)
@@ -596,6 +640,9 @@ http {{
             print(f"{name:<9}{prps:>12.0f}{nrps:>12.0f}{ratio:>6.2f}×  {s.label:<16}{med(p, lambda w: w.p50):>8.2f}ms"
                   f"{med(p, lambda w: w.p99):>8.2f}ms{med(n, lambda w: w.p99):>8.2f}ms{errors:>7}{rss:>8.0f}MB  "
                   f"{verdict(ok)}")
+        if self.wants("along") and ("along", "petty") in self.wrk:
+            print(f"   along: {ALONG_ROUTES} seeded random routes of 20-200 km from metro Sydney and Melbourne, one drawn "
+                  "per request; nginx serves each route's captured bytes")
         if self.wants("near") and ("near", "petty") in self.wrk:
             print(f"   near: {NEAR_POINTS} seeded random points over metro Sydney (lat {SYDNEY[0][0]}..{SYDNEY[0][1]}, "
                   f"lng {SYDNEY[1][0]}..{SYDNEY[1][1]}), one drawn per request; nginx serves each point's captured bytes")

@@ -5,6 +5,7 @@ import Providers
 /// full detail (the `/metrics` audience).
 package func routes(_ app: Application, context: PettyContext, version: String, detail: InternalAccess) throws {
     try app.register(collection: StationsController(context: context))
+    try app.register(collection: AlongController(context: context))
     try app.register(collection: PricesController(context: context))
     try app.register(collection: AveragesController(context: context))
     try app.register(collection: TrendsController(context: context))

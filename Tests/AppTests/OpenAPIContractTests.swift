@@ -33,6 +33,10 @@ import Testing
         "/v1/stations?bbox=-34.0,150.9,-33.7,151.3&fuel=U91&cluster=true",
         "/v1/stations?state=VIC&cluster=true&zoom=7",  // no fuel: null min_price
         "/v1/prices/cheapest?fuel=U91&state=NSW&limit=2&offset=3",
+        "/v1/stations?near=-33.8688,151.2093&fuel=U91&sort=fill_cost&litres=60&l_per_100km=12&limit=5",  // fill_cost, saving, meta.fill
+        "/v1/prices/cheapest?fuel=U91&near=-33.8688,151.2093&sort=fill_cost&limit=3",
+        "/v1/stations/along?polyline=vnkmE%7Bksx%5BnlFsqO~tCo%7BKgr@ceJ&detour_km=1&limit=5",  // along_km order, no fuel
+        "/v1/stations/along?polyline=vnkmE%7Bksx%5BnlFsqO~tCo%7BKgr@ceJ&fuel=LNG",  // nobody sells it: empty
         "/v1/tomorrow?fuel=U91&limit=2&offset=2",
         "/v1/stations/1276",  // no prices
         "/v1/stations/3370",  // VIC
@@ -92,6 +96,13 @@ import Testing
         "/v1/prices/changes?cursor=c2.7ff0000000000000.1.station",  // +inf: never advances
         "/v1/prices/changes?cursor=c2.41f0000000000000.1.station",  // the year 2300
         "/v1/prices/cheapest?fuel=U91",
+        "/v1/prices/cheapest?fuel=U91&state=NSW&litres=40",  // litres needs near
+        "/v1/stations?fuel=U91&litres=40",
+        "/v1/stations?near=-33.8688,151.2093&fuel=U91,E10&l_per_100km=8",  // one fuel only
+        "/v1/stations?near=-33.8688,151.2093&sort=fill_cost",
+        "/v1/stations/along?polyline=_p~iF",  // cut short
+        "/v1/stations/along?polyline=_p~iF~ps%7CU",  // one point
+        "/v1/stations/along?polyline=vnkmE%7Bksx%5BnlFsqO~tCo%7BKgr@ceJ&sort=price",  // price needs fuel
         "/v1/prices/cheapest?fuel=U91&state=NSW&radius_km=5",
         "/v1/prices/cheapest?fuel=U91&near=-91,0",
         "/v1/prices/changes?since=1736812800",

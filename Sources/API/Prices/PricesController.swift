@@ -28,6 +28,9 @@ struct PricesController: RouteCollection {
         // The cheapest pick is somewhere to drive to: closed and members-only stations only when asked for.
         let opening: AccessFilter.Opening? = try params.bool("open_now") == true ? .openNow : (try params.bool("include_closed") == true ? nil : .notClosed)
         let membersOnly = try params.bool("include_members_only") ?? false
+        let fill = try params.fillPlan(near: near, fuels: [fuel])
+        let sort = try params.choice("sort", as: CheapestSort.self) ?? .price
+        if sort == .fillCost && fill == nil { throw params.bad("sort=fill_cost needs near=lat,lng") }
         let view = context.store.current
         let openNow = OpenNowJudge(clocks: view.clocks, wall: context.clock())
         let access = AccessFilter(
@@ -35,7 +38,8 @@ struct PricesController: RouteCollection {
             keepsUnknownIn: view.index.statesWithoutAccessFacts)
         let page: StationPage
         do {
-            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit, offset: offset, access: access)
+            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit, offset: offset, access: access,
+                fill: fill, byFillCost: sort == .fillCost)
         } catch { throw params.bad("\(error)") }
         let rendered = view.rendered
         let meta = rendered.meta(for: state)
@@ -45,6 +49,7 @@ struct PricesController: RouteCollection {
         hash.combine(UInt64(page.total))
         hash.combine(meta.hash)
         json.raw("{\"data\":[")
+        let fillEncoding = fill.map { FillCostEncoding(plan: $0, reference: page.fillReference, entries: view.snapshot.entries) }
         var written = 0
         for match in page.matches {
             guard let slot = view.snapshot.slot(of: match.entry.id), let price = match.price ?? match.entry.price(of: fuel) else { continue }
@@ -60,6 +65,12 @@ struct PricesController: RouteCollection {
                 json.raw(",\"distance_km\":")
                 json.decimal(distance, places: 2)
             }
+            if let fillEncoding {
+                var fields = JSONWriter(capacity: 64)
+                fillEncoding.write(costCents: match.fillCostCents, into: &fields)
+                json.raw(fields.bytes)
+                hash.combine(fields.bytes)
+            }
             json.raw(",\"station\":")
             json.raw(rendered.fragments[slot])
             let open = openNow(match.entry.station)
@@ -68,8 +79,20 @@ struct PricesController: RouteCollection {
             hash.combine(rendered.hashes[slot])
             hash.combine(StationEncoding.openNowByte(open))
         }
-        meta.writeListEnd(total: page.total, limit: limit, offset: offset, into: &json)
+        meta.writeListEnd(total: page.total, limit: limit, offset: offset, into: &json) { json in
+            guard let fillEncoding else { return }
+            var fields = JSONWriter(capacity: 96)
+            fillEncoding.writeMeta(into: &fields)
+            json.raw(fields.bytes)
+            hash.combine(fields.bytes)
+        }
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+    }
+
+    /// `sort=` of `/v1/prices/cheapest`: the pump price (default) or the fill cost with the drive counted.
+    enum CheapestSort: String, CaseIterable {
+        case price
+        case fillCost = "fill_cost"
     }
 
     /// Bounded by `limit` whatever the data: a page may end between changes that share an instant, because the

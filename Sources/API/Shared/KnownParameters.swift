@@ -65,12 +65,16 @@ struct KnownParameters: Sendable {
 extension KnownParameters {
     static let stations = KnownParameters("/v1/stations", [
         "state", "fuel", "brand", "exclude_brand", "open_now", "near", "radius_km", "bbox", "ids", "sort", "limit", "offset",
-        "compact", "cluster", "zoom", "after", "q", "postcode",
+        "compact", "cluster", "zoom", "after", "q", "postcode", "litres", "l_per_100km",
+    ])
+    static let along = KnownParameters("/v1/stations/along", [
+        "polyline", "detour_km", "fuel", "open_now", "sort", "limit", "offset",
     ])
     static let station = KnownParameters("/v1/stations/{id}", [])
     static let stationHistory = KnownParameters("/v1/stations/{id}/history", ["fuel", "days"])
     static let cheapest = KnownParameters("/v1/prices/cheapest", [
         "fuel", "near", "radius_km", "state", "limit", "offset", "open_now", "include_closed", "include_members_only",
+        "litres", "l_per_100km", "sort",
     ])
     static let changes = KnownParameters("/v1/prices/changes", ["since", "cursor", "state", "fuel", "limit"])
     static let averages = KnownParameters("/v1/averages", ["state", "fuel"])

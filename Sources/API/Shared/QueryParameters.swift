@@ -204,3 +204,17 @@ extension StringProtocol {
         return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }
+
+extension QueryParameters {
+    /// `litres` and `l_per_100km` (`FillPlan`): defaults for a `near` list of one fuel, nil for any other list;
+    /// either given without `near` and one fuel is a 400.
+    func fillPlan(near: Coordinate?, fuels: [FuelType]) throws -> FillPlan? {
+        let litres = try double("litres", in: FillPlan.litresRange)
+        let consumption = try double("l_per_100km", in: FillPlan.litresPer100KmRange)
+        guard near != nil, fuels.count == 1 else {
+            if litres != nil || consumption != nil { throw bad("\(QueryError.fillNeedsNearAndFuel)") }
+            return nil
+        }
+        return FillPlan(litres: litres ?? FillPlan.defaultLitres, litresPer100Km: consumption ?? FillPlan.defaultLitresPer100Km)
+    }
+}

@@ -36,6 +36,7 @@ struct StationsController: RouteCollection {
         query.fuels = try params.fuels()
         query.brands = try params.list("brand")
         query.excludedBrands = try params.list("exclude_brand")
+        query.fill = try params.fillPlan(near: near, fuels: query.fuels)
         let view = context.store.current
         let wall = context.clock()
         if try params.bool("open_now") == true {
@@ -52,6 +53,7 @@ struct StationsController: RouteCollection {
         if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }
         // Compact pins spread evenly over the area unless the client asked for an order or a page.
         let spreadsPins = compact && query.sort == nil && !params.query.contains("offset") && query.after == nil && ids == nil
+        if query.sort == .fillCost && query.fill == nil { throw params.bad("\(QueryError.fillCostSortNeedsNearAndFuel)") }
         if query.sort == nil && query.near != nil { query.sort = .distance }
         if cluster {
             let cell = zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
@@ -69,7 +71,8 @@ struct StationsController: RouteCollection {
         let missing = ids.map { view.index.unknownIDs($0) }
         return StationListBody.response(
             page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing,
-            openNow: OpenNowJudge(clocks: view.clocks, wall: wall), keyset: query.isIDOrder)
+            openNow: OpenNowJudge(clocks: view.clocks, wall: wall), keyset: query.isIDOrder,
+            fill: query.fill.map { FillCostEncoding(plan: $0, reference: page.fillReference, entries: view.snapshot.entries) })
     }
 
     func detail(_ request: Request) throws -> Response {
@@ -88,7 +91,7 @@ enum StationListBody {
     /// `missing`: requested ids this snapshot does not hold (`meta.missing`, written only for `ids=` requests).
     static func response(
         page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil,
-        openNow: OpenNowJudge, keyset: Bool = false
+        openNow: OpenNowJudge, keyset: Bool = false, fill: FillCostEncoding? = nil, extra: ((Int, inout JSONWriter) -> Void)? = nil
     ) -> Response {
         let rendered = view.rendered
         let meta = rendered.meta(for: state)
@@ -110,11 +113,25 @@ enum StationListBody {
                 json.raw(",\"distance_km\":")
                 json.decimal(distance, places: 2)
             }
+            // Derived from the query and other stations' prices too (`saving`), so hashed as written.
+            if fill != nil || extra != nil {
+                var fields = JSONWriter(capacity: 64)
+                fill?.write(hit, into: &fields)
+                extra?(index, &fields)
+                json.raw(fields.bytes)
+                hash.combine(fields.bytes)
+            }
             json.raw("}")
             hash.combine(rendered.hashes[slot])
         }
         meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
             if keyset { KeysetPaging.writeNextAfter(page, entries: view.snapshot.entries, into: &json) }
+            if let fill {
+                var fields = JSONWriter(capacity: 96)
+                fill.writeMeta(into: &fields)
+                json.raw(fields.bytes)
+                hash.combine(fields.bytes)
+            }
             guard let missing else { return }
             json.raw(",\"missing\":[")
             for (index, id) in missing.enumerated() {

@@ -122,5 +122,12 @@ public struct SpatialIndex: Sendable {
         return slots.sorted()
     }
 
+    /// Calls `body` with each station inside `box` (edges included), in no particular order; allocates nothing.
+    public func forEach(in box: BoundingBox, _ body: (Int) -> Void) {
+        forEachCandidate(in: box) { slot in
+            if box.contains(points[slot]) { body(slot) }
+        }
+    }
+
     public var indexedCount: Int { members.count }
 }

@@ -5,6 +5,8 @@ public struct StationMatch: Hashable, Sendable {
     public var distanceKm: Double?
     /// The price of the query's fuel, when it had one.
     public var price: StationPrice?
+    /// With `query.fill`: the fill cost in cents (`SlotPage.Hit.fillCostCents`).
+    public var fillCostCents: Int? = nil
 
     public var station: Station { entry.station }
 }
@@ -15,6 +17,8 @@ public struct StationPage: Hashable, Sendable {
     public var limit: Int
     public var offset: Int
     public var matches: [StationMatch]
+    /// With `query.fill`: what `saving` compares against.
+    public var fillReference: FillReference? = nil
 }
 
 /// A page of query results as snapshot slots: what hot paths use, since it copies no station records.
@@ -23,6 +27,14 @@ public struct SlotPage: Hashable, Sendable {
         /// Index into `snapshot.entries`.
         public var slot: Int
         public var distanceKm: Double?
+        /// With `query.fill`: the fill cost in cents, for a station whose price of the fuel counts.
+        public var fillCostCents: Int? = nil
+
+        public init(slot: Int, distanceKm: Double?, fillCostCents: Int? = nil) {
+            self.slot = slot
+            self.distanceKm = distanceKm
+            self.fillCostCents = fillCostCents
+        }
     }
 
     public var total: Int
@@ -31,6 +43,17 @@ public struct SlotPage: Hashable, Sendable {
     public var hits: [Hit]
     /// Whether matches follow this page (what keyset paging's `next_after` needs).
     public var hasMore = false
+    /// With `query.fill`: what `saving` compares against (nil when no match has a price that counts).
+    public var fillReference: FillReference? = nil
+
+    public init(total: Int, limit: Int, offset: Int, hits: [Hit], hasMore: Bool = false, fillReference: FillReference? = nil) {
+        self.total = total
+        self.limit = limit
+        self.offset = offset
+        self.hits = hits
+        self.hasMore = hasMore
+        self.fillReference = fillReference
+    }
 }
 
 extension FuelIndex {
@@ -44,6 +67,8 @@ extension FuelIndex {
         var price: Int
         /// 0 for the best `q` match (whole words), 1 for prefixes; 0 without `q`.
         var rank: Int = 0
+        /// Fill cost in cents with `query.fill`; `Int.max` when there is none.
+        var cost = Int.max
     }
 
     /// Runs a query: candidates come from the narrowest index (ids, grid, box, state list), then filters,
@@ -56,8 +81,10 @@ extension FuelIndex {
             total: page.total, limit: page.limit, offset: page.offset,
             matches: page.hits.map { hit in
                 let entry = entries[hit.slot]
-                return StationMatch(entry: entry, distanceKm: hit.distanceKm, price: query.fuel.flatMap(entry.price(of:)))
-            })
+                return StationMatch(
+                    entry: entry, distanceKm: hit.distanceKm, price: query.fuel.flatMap(entry.price(of:)), fillCostCents: hit.fillCostCents)
+            },
+            fillReference: page.fillReference)
     }
 
     /// `stations(matching:)` without materialising the stations.
@@ -91,7 +118,9 @@ extension FuelIndex {
         let fuelBase = query.fuel.map { $0.ordinal * entries.count }
         // `fuel=U91,E10`: a station selling any of them.
         let anyFuelBases = query.fuels.count > 1 ? Array(Set(query.fuels)).map { $0.ordinal * entries.count } : nil
-        let ranksByPrice = query.sort == .price
+        let ranksByPrice = query.sort == .price || query.sort == .fillCost
+        var fillReference: FillReference?
+        var referenceDistance = Double.infinity
 
         // The plain listing (everything, or one state, in id order) needs no per-station work at all.
         if query.ids == nil, query.near == nil, query.bbox == nil, wantedBrands == nil, excludedBrands.isEmpty, query.fuels.isEmpty,
@@ -141,7 +170,15 @@ extension FuelIndex {
                 rank = textMatches[slot] == .whole ? 0 : 1
             }
             if let after = query.after, entries[slot].id <= after { before += 1; return }
-            candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price, rank: rank))
+            var cost = Int.max
+            if let fill = query.fill, let fuelBase, standingTable[fuelBase + slot] == 0, distance.isFinite {
+                cost = fill.costCents(priceTenths: price, distanceKm: distance)
+                if (distance, slot) < (referenceDistance, fillReference?.slot ?? .max) {
+                    referenceDistance = distance
+                    fillReference = FillReference(slot: slot, costCents: cost)
+                }
+            }
+            candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price, rank: rank, cost: cost))
         }
 
         if let ids = query.ids {
@@ -170,6 +207,8 @@ extension FuelIndex {
             candidates.selectFirst(needed) { ($0.rank, $0.distance, $0.slot) < ($1.rank, $1.distance, $1.slot) }
         case .price:
             candidates.selectFirst(needed) { ($0.rank, $0.price, $0.distance, $0.slot) < ($1.rank, $1.price, $1.distance, $1.slot) }
+        case .fillCost:
+            candidates.selectFirst(needed) { ($0.rank, $0.cost, $0.distance, $0.slot) < ($1.rank, $1.cost, $1.distance, $1.slot) }
         case .name:
             let names = nameRank
             candidates.selectFirst(needed) { ($0.rank, names[$0.slot]) < ($1.rank, names[$1.slot]) }
@@ -183,18 +222,25 @@ extension FuelIndex {
         let start = min(query.offset, candidates.count)
         let end = min(candidates.count, start + query.limit)
         let hits = candidates[start..<end].map { candidate in
-            SlotPage.Hit(slot: candidate.slot, distanceKm: candidate.distance.isFinite ? candidate.distance : nil)
+            SlotPage.Hit(
+                slot: candidate.slot, distanceKm: candidate.distance.isFinite ? candidate.distance : nil,
+                fillCostCents: candidate.cost == .max ? nil : candidate.cost)
         }
-        return SlotPage(total: candidates.count + before, limit: query.limit, offset: query.offset, hits: hits, hasMore: end < candidates.count)
+        return SlotPage(
+            total: candidates.count + before, limit: query.limit, offset: query.offset, hits: hits, hasMore: end < candidates.count,
+            fillReference: fillReference)
     }
 
-    /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state.
+    /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state; with `fill`
+    /// (needs `near`) each carries its fill cost, and `byFillCost` ranks by it instead of the pump price.
     public func cheapest(
         fuel: FuelType, near: Coordinate? = nil, radiusKm: Double? = nil, state: AustralianState? = nil,
-        limit: Int = 10, offset: Int = 0, access: AccessFilter? = nil
+        limit: Int = 10, offset: Int = 0, access: AccessFilter? = nil, fill: FillPlan? = nil, byFillCost: Bool = false
     ) throws(QueryError) -> StationPage {
-        var query = StationQuery(state: state, fuel: fuel, near: near, radiusKm: radiusKm, sort: .price, limit: limit, offset: offset)
+        var query = StationQuery(
+            state: state, fuel: fuel, near: near, radiusKm: radiusKm, sort: byFillCost ? .fillCost : .price, limit: limit, offset: offset)
         query.access = access
+        query.fill = fill
         return try stations(matching: query)
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 public struct StationQuery: Hashable, Sendable {
     public enum Sort: String, Codable, Sendable, CaseIterable {
         case distance, price, name
+        /// Cheapest to fill once the drive is counted (`FillPlan`); needs `fill`.
+        case fillCost = "fill_cost"
     }
 
     public var state: AustralianState?
@@ -34,6 +36,9 @@ public struct StationQuery: Hashable, Sendable {
     public var text: [String] = []
     /// `postcode=`: exact.
     public var postcode: String?
+    /// With `near` and one fuel: each counted price also gets a fill cost and a saving against the nearest
+    /// (`FillPlan`). nil: no fill costs.
+    public var fill: FillPlan?
 
     public static let defaultLimit = 50
     public static let maximumLimit = 500
@@ -79,6 +84,11 @@ public struct StationQuery: Hashable, Sendable {
             guard near != nil else { throw .radiusNeedsNear }
             guard radiusKm.isFinite, radiusKm > 0 else { throw .invalidRadius }
         }
+        if let fill {
+            guard near != nil, fuel != nil else { throw .fillNeedsNearAndFuel }
+            guard fill.isValid else { throw .invalidFill }
+        }
+        if sort == .fillCost && fill == nil { throw .fillCostSortNeedsNearAndFuel }
         guard (1...Self.maximumLimit).contains(limit) else { throw .invalidLimit }
         guard offset >= 0 else { throw .invalidOffset }
         if after != nil {
@@ -118,6 +128,9 @@ public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidOffset
     case afterNeedsIDOrder
     case afterWithOffset
+    case fillNeedsNearAndFuel
+    case invalidFill
+    case fillCostSortNeedsNearAndFuel
 
     public var description: String {
         switch self {
@@ -131,6 +144,10 @@ public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidOffset: "offset must not be negative"
         case .afterNeedsIDOrder: "after pages through the id order: it cannot be combined with sort, near, ids or q"
         case .afterWithOffset: "after replaces offset: give one or the other"
+        case .fillNeedsNearAndFuel: "litres and l_per_100km need near=lat,lng and a single fuel, e.g. fuel=U91"
+        case .invalidFill:
+            "litres must be within \(FillPlan.litresRange) and l_per_100km within \(FillPlan.litresPer100KmRange)"
+        case .fillCostSortNeedsNearAndFuel: "sort=fill_cost needs near=lat,lng and a single fuel, e.g. fuel=U91"
         }
     }
 }

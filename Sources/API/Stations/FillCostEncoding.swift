@@ -1,0 +1,41 @@
+import Fuel
+
+/// `fill_cost` and `saving` on each station of a `near` + `fuel` list (`FillPlan`), and `meta.fill`, the
+/// inputs they were computed from.
+struct FillCostEncoding {
+    let plan: FillPlan
+    let reference: FillReference?
+    let entries: [StationEntry]
+
+    /// Nothing for a station whose price of the fuel does not count (stale or implausible).
+    func write(_ hit: SlotPage.Hit, into json: inout JSONWriter) {
+        write(costCents: hit.fillCostCents, into: &json)
+    }
+
+    func write(costCents: Int?, into json: inout JSONWriter) {
+        guard let cost = costCents else { return }
+        json.raw(",\"fill_cost\":")
+        Self.dollars(cost, into: &json)
+        guard let reference else { return }
+        json.raw(",\"saving\":")
+        Self.dollars(reference.costCents - cost, into: &json)
+    }
+
+    /// `,"fill":{"litres":40,"l_per_100km":8,"nearest_id":17,"nearest_fill_cost":75.96}`; the nearest is null when
+    /// no match has a price that counts.
+    func writeMeta(into json: inout JSONWriter) {
+        json.raw(",\"fill\":{\"litres\":")
+        json.decimal(plan.litres, places: 2)
+        json.raw(",\"l_per_100km\":")
+        json.decimal(plan.litresPer100Km, places: 2)
+        json.raw(",\"nearest_id\":")
+        if let reference { json.int(entries[reference.slot].id.rawValue) } else { json.null() }
+        json.raw(",\"nearest_fill_cost\":")
+        if let reference { Self.dollars(reference.costCents, into: &json) } else { json.null() }
+        json.raw("}")
+    }
+
+    static func dollars(_ cents: Int, into json: inout JSONWriter) {
+        json.decimal(Double(cents) / 100, places: 2)
+    }
+}

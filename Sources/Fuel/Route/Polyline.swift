@@ -1,0 +1,82 @@
+/// Google's encoded polyline format at precision 5 (1e-5 degrees): each coordinate a zig-zag signed delta from
+/// the previous point, in 5-bit chunks offset by 63 ('?'), a set 0x20 bit meaning another chunk follows.
+public enum Polyline {
+    public enum DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+        case empty
+        /// A byte outside '?'...'~' at this position (0-based).
+        case invalidCharacter(position: Int)
+        /// The text ends inside a number, or after a latitude without its longitude.
+        case truncated
+        case tooManyPoints(limit: Int)
+        /// A point outside -90...90 / -180...180, 1-based.
+        case outOfRange(point: Int)
+
+        public var description: String {
+            switch self {
+            case .empty: "is empty"
+            case .invalidCharacter(let position): "has a character that is not encoded-polyline text at position \(position)"
+            case .truncated: "ends in the middle of a point (cut short when copied?)"
+            case .tooManyPoints(let limit): "has more than \(limit) points; simplify the route"
+            case .outOfRange(let point): "point \(point) is not a valid latitude,longitude"
+            }
+        }
+    }
+
+    static let scale = 1e5
+
+    /// The points of `text`, stopping with `.tooManyPoints` as soon as it holds more than `maximumPoints`.
+    public static func decode(_ text: String, maximumPoints: Int = .max) throws(DecodingError) -> [Coordinate] {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { throw .empty }
+        var points: [Coordinate] = []
+        var index = 0, latitude = 0, longitude = 0
+        func number() throws(DecodingError) -> Int {
+            var result = 0, shift = 0
+            while true {
+                guard index < bytes.count else { throw .truncated }
+                let chunk = Int(bytes[index]) - 63
+                guard (0..<64).contains(chunk) else { throw .invalidCharacter(position: index) }
+                // Past 30 bits no real coordinate delta fits; refuse before the shift overflows.
+                guard shift <= 30 else { throw .invalidCharacter(position: index) }
+                index += 1
+                result |= (chunk & 0x1F) << shift
+                shift += 5
+                if chunk < 0x20 { break }
+            }
+            return result & 1 == 1 ? ~(result >> 1) : result >> 1
+        }
+        while index < bytes.count {
+            latitude += try number()
+            guard index < bytes.count else { throw .truncated }
+            longitude += try number()
+            let point = Coordinate(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)
+            guard point.isValid else { throw .outOfRange(point: points.count + 1) }
+            points.append(point)
+            if points.count > maximumPoints { throw .tooManyPoints(limit: maximumPoints) }
+        }
+        return points
+    }
+
+    /// The encoded text of `points` (rounded to 1e-5 degrees): what tests and the benchmark send.
+    public static func encode(_ points: [Coordinate]) -> String {
+        var bytes: [UInt8] = []
+        var previousLat = 0, previousLng = 0
+        func append(_ value: Int) {
+            var rest = value < 0 ? ~(value << 1) : value << 1
+            while rest >= 0x20 {
+                bytes.append(UInt8((0x20 | (rest & 0x1F)) + 63))
+                rest >>= 5
+            }
+            bytes.append(UInt8(rest + 63))
+        }
+        for point in points {
+            let lat = Int((point.latitude * scale).rounded())
+            let lng = Int((point.longitude * scale).rounded())
+            append(lat - previousLat)
+            append(lng - previousLng)
+            previousLat = lat
+            previousLng = lng
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A driven route as a polyline, with the distance along it to each point (great-circle km per leg).
+public struct RoutePath: Hashable, Sendable {
+    public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
+        case tooFewPoints
+        case tooLong(lengthKm: Double, limitKm: Double)
+
+        public var description: String {
+            switch self {
+            case .tooFewPoints: "needs at least 2 points"
+            case .tooLong(let length, let limit): "is \(Int(length.rounded())) km long; at most \(Int(limit)) km"
+            }
+        }
+    }
+
+    public let points: [Coordinate]
+    /// `cumulativeKm[i]`: km from the start to `points[i]`.
+    public let cumulativeKm: [Double]
+    public var lengthKm: Double { cumulativeKm.last ?? 0 }
+
+    public init(points: [Coordinate], maximumLengthKm: Double = .infinity) throws(ValidationError) {
+        guard points.count >= 2 else { throw .tooFewPoints }
+        var cumulative = [0.0]
+        cumulative.reserveCapacity(points.count)
+        for index in 1..<points.count {
+            cumulative.append(cumulative[index - 1] + points[index - 1].distanceKm(to: points[index]))
+        }
+        guard cumulative[cumulative.count - 1] <= maximumLengthKm else {
+            throw .tooLong(lengthKm: cumulative[cumulative.count - 1], limitKm: maximumLengthKm)
+        }
+        self.points = points
+        self.cumulativeKm = cumulative
+    }
+
+    public var segmentCount: Int { points.count - 1 }
+
+    /// Where `point` sits against leg `segment` (from `points[segment]` to the next): km off the leg, and km from
+    /// the route's start to the leg's closest point. Distances come from a flat projection centred on `point`
+    /// (kilometres per degree of longitude shrink with its latitude), accurate to well under 1% for legs of
+    /// tens of km; the along distance interpolates the leg's great-circle length.
+    public func offset(of point: Coordinate, fromSegment segment: Int) -> (offKm: Double, alongKm: Double) {
+        let a = points[segment], b = points[segment + 1]
+        let kmPerDegree = Self.kmPerDegree
+        let xScale = kmPerDegree * point.cosLatitude
+        let ax = (a.longitude - point.longitude) * xScale, ay = (a.latitude - point.latitude) * kmPerDegree
+        let bx = (b.longitude - point.longitude) * xScale, by = (b.latitude - point.latitude) * kmPerDegree
+        let dx = bx - ax, dy = by - ay
+        let lengthSquared = dx * dx + dy * dy
+        let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
+        let cx = ax + t * dx, cy = ay + t * dy
+        let along = cumulativeKm[segment] + t * (cumulativeKm[segment + 1] - cumulativeKm[segment])
+        return ((cx * cx + cy * cy).squareRoot(), along)
+    }
+
+    /// A box holding every point within `detourKm` (as `offset` measures it) of leg `segment`: the leg's box
+    /// widened by `detourKm` north-south, and east-west by what `detourKm` spans at the box's highest |latitude|.
+    /// nil for a box that would reach a pole (no Australian route does).
+    public func corridorBox(ofSegment segment: Int, detourKm: Double) -> BoundingBox? {
+        let a = points[segment], b = points[segment + 1]
+        let dLat = detourKm / Self.kmPerDegree
+        let minLat = min(a.latitude, b.latitude) - dLat, maxLat = max(a.latitude, b.latitude) + dLat
+        let widest = max(abs(minLat), abs(maxLat))
+        guard widest < 89 else { return nil }
+        let dLng = detourKm / (Self.kmPerDegree * cos(widest * Double.pi / 180))
+        return try? BoundingBox(
+            minLat: minLat, minLng: max(-180, min(a.longitude, b.longitude) - dLng),
+            maxLat: maxLat, maxLng: min(180, max(a.longitude, b.longitude) + dLng))
+    }
+
+    static let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
+}

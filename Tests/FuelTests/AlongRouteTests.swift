@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import Fuel
+
+@Suite struct AlongRouteTests {
+    let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
+
+    /// Stations at random over a patch around Sydney: 2,000 of them, each selling U91 at a price from its id.
+    func index(count: Int = 2_000) -> FuelIndex {
+        var generator = SeededGenerator(seed: 7)
+        let ids = (1...count).map(String.init)
+        let update = ProviderUpdate(
+            provider: .nsw,
+            stations: ids.map { id in
+                Fixture.station(
+                    .nsw, id, latitude: Double.random(in: -34.3 ... -33.4, using: &generator),
+                    longitude: Double.random(in: 150.6...151.4, using: &generator))
+            },
+            prices: ids.map { Fixture.price(.nsw, $0, 1_700 + Int($0)! % 300) },
+            asOf: Fixture.now)
+        return FuelIndex(snapshot: Fixture.merge(update).snapshot)
+    }
+
+    /// Every station, every leg: what the grid must agree with.
+    func bruteForce(_ index: FuelIndex, _ route: RoutePath, detourKm: Double) -> [AlongHit] {
+        index.snapshot.entries.indices.compactMap { slot in
+            var best: AlongHit?
+            for segment in 0..<route.segmentCount {
+                let (off, along) = route.offset(of: index.snapshot.entries[slot].station.location, fromSegment: segment)
+                if off <= detourKm, off < (best?.detourKm ?? .infinity) { best = AlongHit(slot: slot, alongKm: along, detourKm: off) }
+            }
+            return best
+        }
+    }
+
+    func randomRoute(_ generator: inout SeededGenerator) throws -> RoutePath {
+        var point = Coordinate(latitude: Double.random(in: -34.2 ... -33.5, using: &generator), longitude: Double.random(in: 150.7...151.3, using: &generator))
+        var heading = Double.random(in: 0..<(2 * Double.pi), using: &generator)
+        var points = [point]
+        for _ in 0..<Int.random(in: 1...60, using: &generator) {
+            heading += Double.random(in: -0.6...0.6, using: &generator)
+            let km = Double.random(in: 0.05...8, using: &generator)
+            point = Coordinate(
+                latitude: point.latitude + km * cos(heading) / kmPerDegree,
+                longitude: point.longitude + km * sin(heading) / (kmPerDegree * point.cosLatitude))
+            points.append(point)
+        }
+        return try RoutePath(points: points)
+    }
+
+    @Test func theCorridorAgreesWithABruteForceScanOverRandomRoutes() throws {
+        let index = index()
+        var generator = SeededGenerator(seed: 2026)
+        var found = 0
+        for _ in 0..<60 {
+            let route = try randomRoute(&generator)
+            let detour = Double.random(in: 0.1...5, using: &generator)
+            let fast = index.corridor(route, detourKm: detour)
+            let slow = bruteForce(index, route, detourKm: detour)
+            #expect(fast.map(\.slot) == slow.map(\.slot), "route of \(route.points.count) points, detour \(detour)")
+            for (a, b) in zip(fast, slow) where a.slot == b.slot {
+                #expect(abs(a.detourKm - b.detourKm) < 1e-9 && abs(a.alongKm - b.alongKm) < 1e-9)
+            }
+            found += fast.count
+        }
+        #expect(found > 200, "the random routes should pass many stations")
+    }
+
+    /// A straight 10 km route north; stations 1 km east at 3 km, 1.9 km west at 7 km, one 2.01 km off, one 1.5 km past the end.
+    @Test func alongAndDetourAreMeasuredFromTheNearestPointOfTheRoute() throws {
+        let start = Coordinate(latitude: -34, longitude: 151)
+        func at(northKm: Double, eastKm: Double) -> Coordinate {
+            Coordinate(latitude: start.latitude + northKm / kmPerDegree, longitude: start.longitude + eastKm / (kmPerDegree * start.cosLatitude))
+        }
+        let places = [("east", at(northKm: 3, eastKm: 1)), ("west", at(northKm: 7, eastKm: -1.9)), ("outside", at(northKm: 5, eastKm: 2.01)),
+                      ("beyond the end", at(northKm: 11.5, eastKm: 0))]
+        let update = ProviderUpdate(
+            provider: .nsw,
+            stations: places.map { Fixture.station(.nsw, $0.0, name: $0.0, latitude: $0.1.latitude, longitude: $0.1.longitude) },
+            prices: [Fixture.price(.nsw, "east", 2_000), Fixture.price(.nsw, "west", 1_800), Fixture.price(.nsw, "outside", 1_500)],
+            asOf: Fixture.now)
+        let index = FuelIndex(snapshot: Fixture.merge(update).snapshot)
+        let route = try RoutePath(points: [start, at(northKm: 5, eastKm: 0), at(northKm: 10, eastKm: 0)])
+        #expect(abs(route.lengthKm - 10) < 0.01)
+        let page = try index.along(AlongQuery(route: route, detourKm: 2))
+        let names = page.hits.map { index.snapshot.entries[$0.slot].station.name }
+        #expect(names == ["east", "west", "beyond the end"])
+        #expect(page.hits.map { ($0.alongKm * 100).rounded() / 100 } == [3, 7, 10])
+        #expect(page.hits.map { ($0.detourKm * 100).rounded() / 100 } == [1, 1.9, 1.5])
+        #expect(page.total == 3)
+        // Past the end: 1.5 km from the last point, so inside a 1.5 km corridor, not a 1.49 km one.
+        let wide = try index.along(AlongQuery(route: route, detourKm: 1.51)).hits.map { index.snapshot.entries[$0.slot].station.name }
+        #expect(wide == ["east", "beyond the end"])
+        #expect(try index.along(AlongQuery(route: route, detourKm: 1.49)).hits.count == 1)
+        let byPrice = try index.along(AlongQuery(route: route, detourKm: 2.02, fuel: .U91, sort: .price))
+        #expect(byPrice.hits.map { index.snapshot.entries[$0.slot].station.name } == ["outside", "west", "east"])
+    }
+
+    @Test func theRouteLimitsAreInclusive() throws {
+        let start = Coordinate(latitude: -34, longitude: 151)
+        let end = Coordinate(latitude: -34 + 100 / kmPerDegree, longitude: 151)
+        #expect(try RoutePath(points: [start, end], maximumLengthKm: 100.001).lengthKm > 99.99)
+        #expect(throws: RoutePath.ValidationError.self) { try RoutePath(points: [start, end], maximumLengthKm: 99.99) }
+        #expect(throws: RoutePath.ValidationError.tooFewPoints) { try RoutePath(points: [start]) }
+        let route = try RoutePath(points: [start, end])
+        #expect(throws: AlongQueryError.invalidDetour) { try AlongQuery(route: route, detourKm: 0.09).validate() }
+        #expect(throws: AlongQueryError.invalidDetour) { try AlongQuery(route: route, detourKm: 20.01).validate() }
+        #expect(throws: AlongQueryError.priceSortNeedsFuel) { try AlongQuery(route: route, sort: .price).validate() }
+        try AlongQuery(route: route, detourKm: 0.1).validate()
+        try AlongQuery(route: route, detourKm: 20).validate()
+    }
+}
