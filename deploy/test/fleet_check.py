@@ -3,6 +3,12 @@ config, a fake FuelWatch and a fake NSW FuelCheck whose logs say which instance 
 base-URL prefix; deploy/test/fleet_fakes.py), and a reader through nginx every 100 ms throughout. Prints a
 `check | result` table ending `N passed, N failed`.
 
+The members run under Debian's libfaketime (installed when missing; deploy/test/fleet_clock.py, with the timerfd
+fix deploy/test/fleet_timerfd.c preloaded before it) with a constant offset that puts Perth at 16:00 in them when
+the run starts, and the fakes date their feeds by that shifted clock: scenario 6 needs FuelWatch's tomorrow window
+(14:30-06:00 Perth), in which alone the WA poller asks for `Day=tomorrow`, and so it runs whatever the real time is
+(never skipped: a member clock outside the window fails it). etcd, nginx and the checker keep the real clock.
+
     fleet_check.py             the seven scenarios of the issue's "How it is checked"
     fleet_check.py --failover  the Benchmarks `failover` row: kill -9 the leader 5 times, median seconds to the
                                first provider call by the new leader and to every member serving the new version
@@ -27,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "Scripts"))
 from harness import ROOT, Processes, Results, free_port, http_get, nginx_temp_paths, raise_on_signals, wait_for  # noqa: E402
+from fleet_clock import MemberClock, build_timerfd_shim, ensure_libfaketime, in_tomorrow_window  # noqa: E402
 from fleet_fakes import NSW, FuelWatch, poll_runs  # noqa: E402
 
 LEASE = int(os.environ.get("FLEET_LEASE", "5"))
@@ -153,8 +160,9 @@ class Etcd:
 # --- Petty instances and nginx ------------------------------------------------------------------------------
 
 class Fleet:
-    def __init__(self, procs, work, etcd, fake, nsw, binary):
+    def __init__(self, procs, work, etcd, fake, nsw, binary, clock):
         self.procs, self.work, self.etcd, self.fake, self.nsw, self.binary = procs, work, etcd, fake, nsw, binary
+        self.clock = clock
         self.ports = [free_port() for _ in range(3)]
         self.live = [None, None, None]
         self.nginx_port = free_port()
@@ -168,10 +176,11 @@ class Fleet:
                "PETTY_NSW_API_SECRET": "fleet-secret", "PETTY_NSW_POLL_SECONDS": "60",
                "PETTY_PROVIDER_TIMEOUT_SECONDS": "5", "PETTY_ETCD_ENDPOINTS": self.etcd.endpoints(),
                "PETTY_ETCD_USERNAME": "root", "PETTY_ETCD_PASSWORD": password, "PETTY_FLEET": FLEET,
-               "PETTY_ADVERTISE_URL": f"http://127.0.0.1:{port}", "PETTY_LEASE_SECONDS": str(LEASE)}
-        proc = self.procs.start([self.binary, "serve", "--port", port, "--data-dir", self.work / f"data-{name}",
-                                 "--public-dir", ROOT / "Public", "--log-level", "info"],
-                                log=self.work / f"{name}.log", env=env)
+               "PETTY_ADVERTISE_URL": f"http://127.0.0.1:{port}", "PETTY_LEASE_SECONDS": str(LEASE),
+               # The environment, not `serve` flags: under libfaketime the Swift runtime sees an empty argv.
+               "PETTY_PORT": str(port), "PETTY_DATA_DIR": str(self.work / f"data-{name}"),
+               "PETTY_PUBLIC_DIR": str(ROOT / "Public"), "PETTY_LOG_LEVEL": "info", **self.clock.env()}
+        proc = self.procs.start([self.binary, "serve"], log=self.work / f"{name}.log", env=env)
         if port == self.ports[i] and name == f"m{i}":
             self.live[i] = proc
         return proc
@@ -189,6 +198,11 @@ class Fleet:
             return json.loads(reply.body) if reply.status in (200, 503) else None
         except ValueError:
             return None
+
+    def wall_clock(self, i):
+        """The member's own wall clock (epoch seconds), read from its `Date` header; None if it does not answer."""
+        reply = http_get(f"http://127.0.0.1:{self.ports[i]}/health", timeout=5)
+        return MemberClock.from_date_header(reply.header("Date")) if reply.status else None
 
     def coordination(self, i):
         return (self.health(i) or {}).get("coordination") or {}
@@ -273,13 +287,6 @@ def first_call_after(fake, since, exclude=None):
     return calls[0] if calls else None
 
 
-def perth_tomorrow_window():
-    """FuelWatch publishes tomorrow's prices at 14:30 Perth; the poller asks for them until 06:00."""
-    hour = time.gmtime(time.time() + 8 * 3600)
-    minutes = hour.tm_hour * 60 + hour.tm_min
-    return minutes >= 14 * 60 + 31 or minutes < 5 * 60 + 50
-
-
 def tomorrow_everywhere(fleet):
     for i in range(3):
         if not fleet.live[i]:
@@ -351,7 +358,6 @@ def scenarios(results, fleet, etcd, fake, nsw, reader, timings):
     fleet.procs.stop(wrong)
 
     # 2 and 6. kill -9 the leader while tomorrow's WA prices are published.
-    in_window = perth_tomorrow_window()
     found = one_leader(fleet, 10)
     leader = found if found is not None else leader
     fake.tomorrow_published = True
@@ -379,15 +385,15 @@ def scenarios(results, fleet, etcd, fake, nsw, reader, timings):
     timings["2"] = (f"first call by the new leader {took:.1f} s after kill -9; {reader.count(killed, read_window)} reads "
                     f"in the {read_window - killed:.0f} s after, {len(failed_reads)} failed; first NSW call "
                     f"{nsw_took if nsw_took is None else round(nsw_took, 1)} s") if took else "no call"
-    if in_window:
-        ok = wait_for(LEASE + 15, lambda: tomorrow_everywhere(fleet), 0.25)
-        reached = time.monotonic() - killed
-        results.check(f"6. tomorrow's WA prices published in a failover reach every instance within lease + 15 s",
-                      ok, f"not everywhere after {reached:.1f} s")
-        timings["6"] = f"on every live instance {reached:.1f} s after kill -9" if ok else "not reached"
-    else:
-        results.skipped("6. tomorrow's WA prices during a failover", "outside 14:30-06:00 Perth: the poller does not ask")
-        timings["6"] = "skipped (outside FuelWatch's tomorrow window)"
+    ok = wait_for(LEASE + 15, lambda: tomorrow_everywhere(fleet), 0.25)
+    reached = time.monotonic() - killed
+    clocks = [fleet.wall_clock(i) for i in range(3) if fleet.live[i]]
+    outside = [fleet.clock.perth(c) if c else "no answer" for c in clocks if not c or not in_tomorrow_window(c)]
+    results.check(f"6. tomorrow's WA prices published in a failover reach every instance within lease + 15 s",
+                  ok and not outside, f"not everywhere after {reached:.1f} s" if not outside else
+                  f"member clocks outside 14:30-06:00 Perth: {outside}")
+    timings["6"] = (f"on every live instance {reached:.1f} s after kill -9 (members at Perth "
+                    f"{fleet.clock.perth()})") if ok else "not reached"
     new_leader = one_leader(fleet, LEASE + 10)
     fleet.start(leader)
     wait_for(30, lambda: fleet.health(leader) is not None, 0.3)
@@ -524,6 +530,16 @@ def main():
             results.failed("etcd-server installed", "apt-get install etcd-server failed")
             return results
         results.check(f"etcd {version} installed (Debian etcd-server)", version.startswith("3."), version)
+        library = ensure_libfaketime()
+        if not library:
+            results.failed("libfaketime installed (Debian faketime)", "apt-get install faketime failed")
+            return results
+        shim, problem = build_timerfd_shim(work)
+        if not shim:
+            results.failed("deploy/test/fleet_timerfd.c compiled (libfaketime's timerfd fix)", problem)
+            return results
+        clock = MemberClock(library, shim)
+        note(f"members' clock: {clock.offset:+d} s (libfaketime), Perth {clock.perth()} in them")
         binary = os.environ.get("FLEET_BINARY")
         if not binary:
             build = subprocess.run(["swift", "build", "-c", "release", "--product", "Run"], cwd=ROOT, capture_output=True, text=True)
@@ -540,10 +556,10 @@ def main():
             return results
         problem = etcd.enable_auth()
         results.check("etcd auth enabled (root user and role)", problem is None, problem or "")
-        fake, nsw = FuelWatch(), NSW()
+        fake, nsw = FuelWatch(clock.now), NSW(clock.now)
         for server in (fake, nsw):
             threading.Thread(target=server.serve_forever, daemon=True).start()
-        fleet = Fleet(procs, work, etcd, fake, nsw, binary)
+        fleet = Fleet(procs, work, etcd, fake, nsw, binary, clock)
         for i in range(3):
             fleet.start(i)
         problem = fleet.start_nginx()
@@ -552,6 +568,10 @@ def main():
         results.check("3 Petty instances serve", serving)
         if not serving or problem:
             return results
+        skew = [None if c is None else round(c - clock.now(), 1) for c in (fleet.wall_clock(i) for i in range(3))]
+        results.check(f"members' wall clock shifted {clock.offset:+d} s by libfaketime (Perth {clock.perth()}, "
+                      f"tomorrow window)", all(s is not None and abs(s) <= 2 for s in skew) and in_tomorrow_window(clock.now()),
+                      f"member clock minus expected: {skew} s")
         reader = Reader(fleet.nginx_port)
         reader.start()
         try:

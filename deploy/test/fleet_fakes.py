@@ -1,5 +1,6 @@
 """The fake providers of the fleet check (Python 3 stdlib, loopback only). Each Petty instance is given its own
 base-URL prefix (`/m0`, `/m1`, ...), so every logged call says which instance polled, and when (monotonic).
+Feeds are dated by `clock` (the members' shifted wall clock, fleet_clock.py), so the members take them as current.
 
     FuelWatch   GET /<m>/fuelwatch/fuelWatchRSS?Product=N[&Day=tomorrow]: the WA RSS fixture, dated today (or
                 tomorrow once `tomorrow_published`), prices a few tenths apart on each call
@@ -23,10 +24,11 @@ class FakeProvider(http.server.ThreadingHTTPServer):
     """Logs each poll as (monotonic time, instance prefix, path); `body(path)` is (status, content type, bytes)."""
     daemon_threads = True
 
-    def __init__(self):
+    def __init__(self, clock=time.time):
         self.calls = []
         self.lock = threading.Lock()
         self.shift = 0
+        self.clock = clock
         super().__init__(("127.0.0.1", free_port()), FakeProviderHandler)
 
     @property
@@ -71,16 +73,16 @@ class FakeProviderHandler(http.server.BaseHTTPRequestHandler):
 
 
 class FuelWatch(FakeProvider):
-    def __init__(self):
+    def __init__(self, clock=time.time):
         self.template = WA_FIXTURE.read_text()
         self.tomorrow_published = False
-        super().__init__()
+        super().__init__(clock)
 
     def body(self, path):
         return 200, "text/xml; charset=utf-8", self.feed("Day=tomorrow" in path)
 
     def feed(self, tomorrow):
-        perth = time.time() + 8 * 3600
+        perth = self.clock() + 8 * 3600
         if tomorrow and not self.tomorrow_published:
             return re.sub(r"<item>.*</item>", "", self.template, flags=re.S).encode()
         day = time.strftime("%Y-%m-%d", time.gmtime(perth - 6 * 3600 + (86400 if tomorrow else 0)))
@@ -96,9 +98,9 @@ class NSW(FakeProvider):
     TOKEN_PATH = "/oauth/client_credential/accesstoken"
     PRICE_PATHS = ("/FuelPriceCheck/v1/fuel/prices", "/FuelPriceCheck/v1/fuel/prices/new")
 
-    def __init__(self):
+    def __init__(self, clock=time.time):
         self.template = json.loads(NSW_FIXTURE.read_text())
-        super().__init__()
+        super().__init__(clock)
 
     def is_poll(self, path):
         return path.split("?", 1)[0] in self.PRICE_PATHS
@@ -110,7 +112,7 @@ class NSW(FakeProvider):
         if path not in self.PRICE_PATHS:
             return 404, "application/json", b'{"error":"not found"}'
         shift = self.next_shift()
-        now = time.strftime("%d/%m/%Y %H:%M:%S", time.gmtime(time.time() - 60))  # UTC, as the real feed
+        now = time.strftime("%d/%m/%Y %H:%M:%S", time.gmtime(self.clock() - 60))  # UTC, as the real feed
         prices = [{**p, "price": round(p["price"] + shift, 1), "lastupdated": now} for p in self.template["prices"]]
         return 200, "application/json", json.dumps({"stations": self.template["stations"], "prices": prices}).encode()
 
