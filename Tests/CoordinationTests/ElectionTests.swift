@@ -82,4 +82,23 @@ struct ElectionTests {
         #expect(!CampaignRule.mayCampaign(holding: 4, published: nil, members: [5, 3]))
         #expect(CampaignRule.mayCampaign(holding: 0, published: nil, members: []))
     }
+
+    /// The leader died right after publishing v8, before any follower copied it: nobody can ever hold v8, so the
+    /// live members' highest version decides instead of waiting for that machine to return.
+    @Test func aVersionWhosePublisherIsGoneDoesNotBlockTheCampaign() {
+        #expect(!CampaignRule.mayCampaign(holding: 7, published: 8, publisherRegistered: true, members: [7, 7]))
+        #expect(CampaignRule.mayCampaign(holding: 7, published: 8, publisherRegistered: false, members: [7, 7]))
+        #expect(!CampaignRule.mayCampaign(holding: 6, published: 8, publisherRegistered: false, members: [7, 6]))
+        // An empty member never leads a fleet that has published something, whoever is gone.
+        #expect(!CampaignRule.mayCampaign(holding: 0, published: 8, publisherRegistered: false, members: [0]))
+    }
+
+    @Test func thePublisherIsRecognisedByItsAdvertisedURL() {
+        let members = ["http://10.0.0.1:8080", "http://10.0.0.2:8080/"]
+        #expect(CampaignRule.publisherRegistered(pointerURL: "http://10.0.0.1:8080/internal/v1/dataset", memberURLs: members))
+        #expect(CampaignRule.publisherRegistered(pointerURL: "http://10.0.0.2:8080/internal/v1/dataset", memberURLs: members))
+        // A longer port is another member, not a path under this one.
+        #expect(!CampaignRule.publisherRegistered(pointerURL: "http://10.0.0.1:80801/internal/v1/dataset", memberURLs: members))
+        #expect(!CampaignRule.publisherRegistered(pointerURL: "http://10.0.0.3:8080/internal/v1/dataset", memberURLs: members))
+    }
 }

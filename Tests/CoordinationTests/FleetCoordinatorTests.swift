@@ -92,6 +92,7 @@ struct FleetCoordinatorTests {
         let etcd = try FakeEtcd().start()
         defer { etcd.stop() }
         etcd.put("/t/dataset", #"{"version":9,"epoch":3,"url":"http://x/internal/v1/dataset","checksum":"fnv1a64:1"}"#)
+        etcd.put("/t/members/x", #"{"url":"http://x","version":9,"epoch":3,"role":"follower"}"#)
         etcd.put("/t/ids", "77")
         let member = Member()
         let fresh = coordinator(etcd, name: "fresh", member: member)
@@ -103,6 +104,18 @@ struct FleetCoordinatorTests {
         member.version.withLock { $0 = 9 }
         await fresh.cycle()
         #expect(fresh.mayAct())
+    }
+
+    /// The publisher of v9 died before anyone copied it (its member record went with its lease): the member
+    /// holding the highest live version leads instead of the fleet waiting for that machine.
+    @Test func aVersionWhosePublisherIsGoneDoesNotKeepTheFleetLeaderless() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        etcd.put("/t/dataset", #"{"version":9,"epoch":3,"url":"http://x/internal/v1/dataset","checksum":"fnv1a64:1"}"#)
+        let survivor = coordinator(etcd, name: "survivor")
+        await survivor.cycle()
+        #expect(survivor.mayAct())
+        #expect(etcd.entry("/t/leader") != nil)
     }
 
     @Test func wrongCredentialsNeverLeadAndSayWhy() async throws {

@@ -205,8 +205,14 @@ public final class FleetCoordinator: Sendable {
             return
         }
         let held = member.heldVersion
-        guard CampaignRule.mayCampaign(holding: held, published: view.pointer?.version, members: view.members.values.map(\.version)) else {
-            let behind = view.pointer.map { "v\($0.version) is published" } ?? "a member holds a newer version"
+        let publisherRegistered = view.pointer.map {
+            CampaignRule.publisherRegistered(pointerURL: $0.url, memberURLs: view.members.values.map(\.url))
+        } ?? false
+        guard CampaignRule.mayCampaign(
+            holding: held, published: view.pointer?.version, publisherRegistered: publisherRegistered,
+            members: view.members.values.map(\.version))
+        else {
+            let behind = view.pointer.map { publisherRegistered ? "v\($0.version) is published" : "a member holds a newer version (the publisher of v\($0.version) is gone)" } ?? "a member holds a newer version"
             state.withLock { $0.status.waiting = "not campaigning: holds v\(held) while \(behind)" }
             return
         }
