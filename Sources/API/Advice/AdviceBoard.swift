@@ -221,14 +221,24 @@ final class AdviceCache: Sendable {
     }
 }
 
-/// Summary parts per state and fuel, built on first request against one board.
+/// Summary parts per state and fuel, built on first request against one board; and the whole answer without
+/// `near` for the current minute (its cheapest three depend on which stations are open, judged to the minute).
 final class SummaryMemo: Sendable {
     private let table = Mutex<[StateFuel: SummaryParts]>([:])
+    private let bodies = Mutex<[StateFuel: (minute: Int, response: Response)]>([:])
 
     func parts(_ key: StateFuel, build: () -> SummaryParts) -> SummaryParts {
         if let parts = table.withLock({ $0[key] }) { return parts }
         let parts = build()
         table.withLock { $0[key] = parts }
         return parts
+    }
+
+    /// The answer for `key` at `minute`, built at most once per minute; one minute kept per key.
+    func response(_ key: StateFuel, minute: Int, build: () throws -> Response) rethrows -> Response {
+        if let kept = bodies.withLock({ $0[key] }), kept.minute == minute { return kept.response }
+        let response = try build()
+        bodies.withLock { $0[key] = (minute, response) }
+        return response
     }
 }

@@ -51,8 +51,22 @@ struct SummaryController: RouteCollection {
         let board = advice.board(for: view, cities: [MetroArea.capital(of: state), city ?? .perth].compactMap { $0 }, context: context)
         let parts = board.summaries.parts(StateFuel(state, fuel)) { SummaryParts(view: view, board: board, state: state, fuel: fuel) }
         // The cheapest three follow `/v1/prices/cheapest`'s access rule (no station known to be closed now, no
-        // members-only one), judged per request like `open_now` itself, so they are never part of the cached parts.
-        let openNow = OpenNowJudge(clocks: view.clocks, wall: context.clock())
+        // members-only one), judged at the current minute like `open_now` itself: without `near` the whole answer
+        // is kept for that minute; with `near` (a point per request) it is built each time.
+        let wall = context.clock()
+        guard near != nil else {
+            return try board.summaries.response(StateFuel(state, fuel), minute: Int((wall.timeIntervalSince1970 / 60).rounded(.down))) {
+                try Self.body(view: view, board: board, parts: parts, state: state, fuel: fuel, near: nil, city: nil, wall: wall)
+            }
+        }
+        return try Self.body(view: view, board: board, parts: parts, state: state, fuel: fuel, near: near, city: city, wall: wall)
+    }
+
+    static func body(
+        view: PettyView, board: AdviceBoard, parts: SummaryParts, state: AustralianState, fuel: FuelType, near: Coordinate?,
+        city: MetroArea?, wall: Date
+    ) throws -> Response {
+        let openNow = OpenNowJudge(clocks: view.clocks, wall: wall)
         let access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: openNow.clocks, wall: openNow.wall)
         var json = JSONWriter(capacity: Self.maxBytes)
         json.raw(parts.head)
