@@ -21,8 +21,7 @@ struct PricesController: RouteCollection {
         let near = try params.coordinate()
         let state = try params.state()
         guard near != nil || state != nil else { throw params.bad("cheapest needs near=lat,lng or state, e.g. state=NSW") }
-        let radius = try params.double("radius_km", in: 0.1...StationsController.maxRadiusKm, default: near == nil ? nil : StationsController.defaultRadiusKm)
-        if near == nil && radius != nil && params.query.contains("radius_km") { throw params.bad("radius_km needs near=lat,lng") }
+        let radius = try params.radius(near: near)
         let limit = try params.int("limit", in: 1...100, default: Self.defaultCheapestLimit)
         let offset = try params.int("offset", in: 0...1_000_000, default: 0)
         // The cheapest pick is somewhere to drive to: closed and members-only stations only when asked for.

@@ -100,6 +100,16 @@ struct QueryParameters {
         return Coordinate(latitude: lat, longitude: lng)
     }
 
+    /// `radius_km` around `near`: the domain's default when `near` comes without one; refused without `near`.
+    func radius(near: Coordinate?) throws -> Double? {
+        let radius = try double("radius_km", in: 0.1...StationQuery.maximumRadiusKm)
+        guard near != nil else {
+            if radius != nil { throw bad("\(QueryError.radiusNeedsNear)") }
+            return nil
+        }
+        return radius ?? StationQuery.defaultRadiusKm
+    }
+
     func double(_ name: String, in range: ClosedRange<Double>, default fallback: Double? = nil) throws -> Double? {
         guard let raw = try string(name) else { return fallback }
         guard let value = Double(raw), value.isFinite, range.contains(value) else {

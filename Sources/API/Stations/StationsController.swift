@@ -6,8 +6,6 @@ import HTTP
 struct StationsController: RouteCollection {
     let context: PettyContext
 
-    static let defaultRadiusKm = 5.0
-    static let maxRadiusKm = 50.0
     /// The domain query owns the page-size rule; this is the same number, for the error text and `/v1/tomorrow`.
     static let maxLimit = StationQuery.maximumLimit
 
@@ -19,11 +17,9 @@ struct StationsController: RouteCollection {
     func list(_ request: Request) throws -> Response {
         let params = try QueryParameters(request, allowing: .stations)
         let near = try params.coordinate()
-        let radius = try params.double("radius_km", in: 0.1...Self.maxRadiusKm)
-        if radius != nil && near == nil { throw params.bad("radius_km needs near=lat,lng") }
         let ids = try params.ids()
         var query = StationQuery(
-            state: try params.state(), near: near, radiusKm: near == nil ? nil : (radius ?? Self.defaultRadiusKm),
+            state: try params.state(), near: near, radiusKm: try params.radius(near: near),
             bbox: try params.boundingBox(), ids: ids,
             sort: try params.choice("sort", as: StationQuery.Sort.self),
             // Favourites come whole: every requested id fits one page unless the client asks for less.
@@ -48,13 +44,10 @@ struct StationsController: RouteCollection {
         let cluster = try params.bool("cluster") ?? false
         // `zoom` only sizes clusters (ignored without `cluster=true`); `cluster` wins over `compact`.
         let zoom = try params.query.contains("zoom") ? params.int("zoom", in: 0...22, default: 0) : nil
-        if query.sort == .price && query.fuels.count > 1 { throw params.bad("sort=price ranks one fuel; give fuel a single code, e.g. fuel=U91") }
-        if query.sort == .price && query.fuel == nil { throw params.bad("sort=price needs fuel, e.g. fuel=U91") }
-        if query.sort == .distance && query.near == nil { throw params.bad("sort=distance needs near=lat,lng") }
+        // The domain checks the combination; its reason is the 400's.
+        do { try query.validate() } catch { throw params.bad("\(error)") }
         // Compact pins spread evenly over the area unless the client asked for an order or a page.
         let spreadsPins = compact && query.sort == nil && !params.query.contains("offset") && query.after == nil && ids == nil
-        if query.sort == .fillCost && query.fill == nil { throw params.bad("\(QueryError.fillCostSortNeedsNearAndFuel)") }
-        if query.sort == nil && query.near != nil { query.sort = .distance }
         if cluster {
             let cell = zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
             let clusters: [StationCluster]

@@ -18,8 +18,7 @@ struct TomorrowController: RouteCollection {
         let state = try params.state() ?? .WA
         let fuel = try params.fuel()
         let near = try params.coordinate()
-        let radius = try params.double("radius_km", in: 0.1...StationsController.maxRadiusKm) ?? StationsController.defaultRadiusKm
-        if near == nil && params.query.contains("radius_km") { throw params.bad("radius_km needs near=lat,lng") }
+        let radius = try params.radius(near: near) ?? StationQuery.defaultRadiusKm
         let ids = try params.ids()
         let limit = try params.int("limit", in: 1...StationsController.maxLimit, default: 100)
         let offset = try params.int("offset", in: 0...1_000_000, default: 0)

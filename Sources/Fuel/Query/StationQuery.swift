@@ -42,6 +42,9 @@ public struct StationQuery: Hashable, Sendable {
 
     public static let defaultLimit = 50
     public static let maximumLimit = 500
+    /// `radius_km` when a point is given without one, and its upper bound.
+    public static let defaultRadiusKm = 5.0
+    public static let maximumRadiusKm = 50.0
 
     public init(
         state: AustralianState? = nil, fuel: FuelType? = nil, brand: String? = nil, near: Coordinate? = nil,
@@ -134,7 +137,7 @@ public enum QueryError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .priceSortNeedsFuel: "sort=price needs a fuel"
+        case .priceSortNeedsFuel: "sort=price needs fuel, e.g. fuel=U91"
         case .priceSortNeedsOneFuel: "sort=price ranks one fuel; give fuel a single code, e.g. fuel=U91"
         case .distanceSortNeedsNear: "sort=distance needs near=lat,lng"
         case .radiusNeedsNear: "radius_km needs near=lat,lng"
