@@ -1,4 +1,3 @@
-import API
 import Coordination
 import Foundation
 import Fuel
@@ -27,11 +26,11 @@ final class FleetCopier: Sendable {
         var refused = 0
     }
 
-    let store: PettyStore
+    let store: any DatasetStore
     private let downloader: DatasetDownloader
     private let state = Mutex(State())
 
-    init(store: PettyStore, limits: FollowLimits) {
+    init(store: any DatasetStore, limits: FollowLimits) {
         self.store = store
         downloader = DatasetDownloader(limits: limits)
     }
@@ -42,7 +41,7 @@ final class FleetCopier: Sendable {
 
     func copy(_ pointer: DatasetPointer) async -> Outcome {
         let (heldEpoch, applied) = state.withLock { ($0.epoch, $0.applied) }
-        let heldVersion = store.current.version
+        let heldVersion = store.dataset.snapshot.version
         let heldChecksum = applied?.version == heldVersion ? applied?.checksum : nil
         let versionMayGoBack: Bool
         switch PointerOrder.of(pointer, heldEpoch: heldEpoch, heldVersion: heldVersion, heldChecksum: heldChecksum) {
@@ -68,7 +67,7 @@ final class FleetCopier: Sendable {
             }
             let dataset: Dataset
             do { dataset = try ReplicationPayload.decode(body) } catch { return note(.refused("\(error)")) }
-            let held = store.current.snapshot
+            let held = store.dataset.snapshot
             if let problem = DatasetValidation.problem(in: dataset) {
                 return note(.refused(problem))
             }
@@ -77,7 +76,7 @@ final class FleetCopier: Sendable {
                 return note(.refused(refusal.description))
             }
             guard !Task.isCancelled else { return .unchanged }
-            store.replace(with: dataset)
+            store.publish(dataset)
             state.withLock { state in
                 state.epoch = pointer.epoch
                 state.applied = (dataset.snapshot.version, pointer.checksum)

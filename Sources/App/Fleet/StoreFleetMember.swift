@@ -7,20 +7,20 @@ import Synchronization
 /// The store as the coordinator sees it: a version, an id mark, and (while leading) the pointer to publish,
 /// whose checksum is the 64-bit FNV-1a of the replication body `/internal/v1/dataset` serves for that version.
 final class StoreFleetMember: FleetMember {
-    let store: PettyStore
+    let store: any DatasetStore
     /// Where followers download the dataset from.
     let datasetURL: String
     /// The last body checksummed, so an unchanged dataset is not encoded again every round.
     private let lastEncoded = Mutex<(version: UInt64, checksum: String)?>(nil)
 
-    init(store: PettyStore, advertiseURL: URL) {
+    init(store: any DatasetStore, advertiseURL: URL) {
         self.store = store
         datasetURL = advertiseURL.appendingPathComponent("internal/v1/dataset").absoluteString
     }
 
-    var heldVersion: UInt64 { store.current.version }
+    var heldVersion: UInt64 { store.dataset.snapshot.version }
 
-    var idMark: Int64 { Int64(store.current.dataset.registry.lastAssigned) }
+    var idMark: Int64 { Int64(store.idMark) }
 
     func adopt(idMark: Int64) {
         // The registry only raises its mark; the fleet's mark matters once this member issues ids as leader.
@@ -28,20 +28,21 @@ final class StoreFleetMember: FleetMember {
     }
 
     func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {
-        let view = store.current
-        if let published, published.epoch == epoch, published.version >= view.version { return nil }
+        let dataset = store.dataset
+        let version = dataset.snapshot.version
+        if let published, published.epoch == epoch, published.version >= version { return nil }
         let checksum: String
-        if let cached = lastEncoded.withLock({ $0 }), cached.version == view.version {
+        if let cached = lastEncoded.withLock({ $0 }), cached.version == version {
             checksum = cached.checksum
         } else {
             // Off the coordinator's thread: encoding the whole dataset is the heaviest step of a round.
-            let encoded = await withTaskExecutorPreference(globalConcurrentExecutor) { try? ReplicationPayload.encode(view.dataset) }
+            let encoded = await withTaskExecutorPreference(globalConcurrentExecutor) { try? ReplicationPayload.encode(dataset) }
             guard let body = encoded else { return nil }
             checksum = Self.checksum(body)
-            lastEncoded.withLock { $0 = (view.version, checksum) }
+            lastEncoded.withLock { $0 = (version, checksum) }
         }
-        let asOf = view.snapshot.statuses.compactMap(\.asOf).max().map(ISOTimestamp.string)
-        return DatasetPointer(version: view.version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf)
+        let asOf = dataset.snapshot.statuses.compactMap(\.asOf).max().map(ISOTimestamp.string)
+        return DatasetPointer(version: version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf)
     }
 
     static func checksum(_ body: [UInt8]) -> String {

@@ -16,7 +16,7 @@ import Synchronization
 /// makes the final save, so registered first it saves after every writer has stopped.
 final class PersistenceService: Service {
     let name = "persistence"
-    private let store: PettyStore
+    private let store: any DatasetStore
     private let directory: DataDirectory
     private let logger: Logger
     private let interval: TimeInterval
@@ -32,7 +32,7 @@ final class PersistenceService: Service {
     private let state = Mutex(State())
 
     init(
-        store: PettyStore, directory: DataDirectory, logger: Logger, savedVersion: UInt64?, loadProblems: [String] = [],
+        store: any DatasetStore, directory: DataDirectory, logger: Logger, savedVersion: UInt64?, loadProblems: [String] = [],
         interval: TimeInterval = 1
     ) {
         self.store = store
@@ -41,9 +41,9 @@ final class PersistenceService: Service {
         self.interval = interval
         self.lock = DataDirectoryLock(directory: directory.path)
         let files = savedVersion == nil ? [] : DataDirectory.File.allCases.map { FileIdentity(path: directory.url($0)) }
-        let initial = store.current
+        let initial = store.dataset
         state.withLock {
-            $0.onDisk = savedVersion == initial.version ? initial.dataset : nil
+            $0.onDisk = savedVersion == initial.snapshot.version ? initial : nil
             $0.files = files
             $0.health.loadProblems = loadProblems
             $0.health.loadedAt = Date()
@@ -78,9 +78,9 @@ final class PersistenceService: Service {
     /// Returns whether the files hold it afterwards.
     @discardableResult
     func saveIfChanged(now: Date = Date(), ignoringBackoff: Bool = false) -> Bool {
-        let view = store.current
+        let dataset = store.dataset
         let (onDisk, files, retryAt, locked) = state.withLock { ($0.onDisk, $0.files, $0.health.retryAt, $0.locked) }
-        let unchanged = onDisk == view.dataset
+        let unchanged = onDisk == dataset
         // Checked whether or not the data changed since: files deleted behind the server are worth a line either way.
         let held = files.isEmpty || directory.holds(files)
         if unchanged, held { return true }
@@ -94,10 +94,10 @@ final class PersistenceService: Service {
                 try directory.prepare()
                 try lock.acquire()
             }
-            let files = try directory.save(view.dataset)
+            let files = try directory.save(dataset)
             let recovered = state.withLock { state -> Int in
                 let failures = state.health.consecutiveFailures
-                state.onDisk = view.dataset
+                state.onDisk = dataset
                 state.files = files
                 state.health.lastSave = now
                 state.health.consecutiveFailures = 0
@@ -107,7 +107,7 @@ final class PersistenceService: Service {
             if recovered > 0 { logger.notice("data: saving to \(directory.path) works again after \(recovered) failed attempts") }
             // A merge parses megabytes of JSON into short-lived objects; give the freed pages back to the system.
             MemoryPressure.releaseFreePages()
-            logger.info("data: saved snapshot v\(view.version) (\(view.snapshot.stationCount) stations) to \(directory.path) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+            logger.info("data: saved snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations) to \(directory.path) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
             return true
         } catch {
             let failures = state.withLock { state -> Int in

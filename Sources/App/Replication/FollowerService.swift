@@ -15,7 +15,7 @@ import Synchronization
 final class FollowerService: Service {
     let name = "follower"
     let leader: URL
-    private let store: PettyStore
+    private let store: any DatasetStore
     private let interval: TimeInterval
     private let logger: Logger
     private let limits: FollowLimits
@@ -28,7 +28,7 @@ final class FollowerService: Service {
     typealias State = FollowerState
 
     init(
-        leader: URL, store: PettyStore, interval: TimeInterval, limits: FollowLimits = FollowLimits(), logger: Logger,
+        leader: URL, store: any DatasetStore, interval: TimeInterval, limits: FollowLimits = FollowLimits(), logger: Logger,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.leader = leader.appendingPathComponent("internal/v1/dataset")
@@ -102,7 +102,7 @@ final class FollowerService: Service {
         var dataset = dataset
         // A follower may lead one day: it never forgets an id it knew was issued.
         dataset.registry.raiseMark(to: store.idMark)
-        store.replace(with: dataset)
+        store.publish(dataset)
         state.withLock { $0.growthSeen = [:] }
         succeeded(etag: etag)
         logger.info("follower: applied leader snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations, \(bytes) bytes)")
@@ -111,7 +111,7 @@ final class FollowerService: Service {
 
     /// Throws the first rule `dataset` breaks against what the store holds.
     private func check(_ dataset: Dataset) throws(DatasetRefusal) {
-        let held = store.current.snapshot
+        let held = store.dataset.snapshot
         if let problem = DatasetValidation.problem(in: dataset) { throw DatasetRefusal(.outOfRange, problem) }
         if let refusal = DatasetBounds.refusal(of: dataset.snapshot, holding: held, now: clock())
             ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held) {
@@ -165,7 +165,7 @@ final class FollowerService: Service {
             return !state.failing || state.lastError != message
         }
         if first {
-            logger.error("follower: cannot copy from \(leader.absoluteString) (\(message)); serving the last good snapshot v\(store.current.version)")
+            logger.error("follower: cannot copy from \(leader.absoluteString) (\(message)); serving the last good snapshot v\(store.dataset.snapshot.version)")
         }
     }
 }
