@@ -4,18 +4,11 @@ import Fuel
 import HTTP
 import Providers
 
-/// The one place an application is assembled; `Run` and the tests both call it.
+/// The one place an application is assembled; `Run` and the tests both call it. It hands back the store the app
+/// serves from too (tests drive pollers against it step by step).
 /// `clock` is injectable so tests can pin "now".
 /// `dataset`, when given, replaces loading the data directory (tests start from a known store).
-public func buildApplication(
-    _ config: AppConfiguration, logger: Logger? = nil, clock: @escaping @Sendable () -> Date = { Date() },
-    dataset: Dataset? = nil
-) throws -> Application {
-    try assembleApplication(config, logger: logger, clock: clock, dataset: dataset).app
-}
-
-/// `buildApplication`, also handing back the store it serves from (tests drive pollers against it step by step).
-func assembleApplication(
+package func buildApplication(
     _ config: AppConfiguration, logger: Logger? = nil, clock: @escaping @Sendable () -> Date = { Date() },
     dataset: Dataset? = nil
 ) throws -> (app: Application, store: PettyStore) {

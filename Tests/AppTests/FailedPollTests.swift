@@ -46,7 +46,7 @@ final class ScriptedPoller: ProviderPoller {
 
     @Test func aFailedOrRefusedPollMovesNoValidatorAndNoFileWhileHealthShowsIt() async throws {
         let directory = AppTestSupport.temporaryDirectory()
-        let (app, store) = try assembleApplication(
+        let (app, store) = try buildApplication(
             AppTestSupport.config(dataDirectory: directory), logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
         _ = try app.startLive()
         defer { app.shutdown() }

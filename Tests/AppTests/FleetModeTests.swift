@@ -13,7 +13,7 @@ import Testing
     @Test func withoutEndpointsNothingChanges() throws {
         let config = try CommandLineParser.parse([], environment: [:]).1
         #expect(try config.fleet.settings(hostname: config.hostname, port: config.port) == nil)
-        let app = try buildApplication(config, logger: Logger(label: "t", level: .critical, sink: .inMemory()), dataset: Dataset())
+        let app = try buildApplication(config, logger: Logger(label: "t", level: .critical, sink: .inMemory()), dataset: Dataset()).app
         let health = try JSONParser.parse(try app.test(.GET, "/health").body)
         #expect(health["coordination"] == nil)
     }

@@ -22,7 +22,7 @@ import Testing
         config.loadSampleData = false
         config.followURL = URL(string: "http://127.0.0.1:\(leaderPort)")
         config.followSeconds = 1
-        let follower = try buildApplication(config, logger: AppTestSupport.quietLogger())
+        let follower = try buildApplication(config, logger: AppTestSupport.quietLogger()).app
         let followerPort = try follower.startLive()
         defer { follower.shutdown() }
 

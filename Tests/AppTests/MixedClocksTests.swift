@@ -11,7 +11,7 @@ import Testing
     let wall = Date(timeIntervalSince1970: 1_795_500_000)  // 2026-11-24, well after every sample
 
     func app() throws -> Application {
-        let (app, store) = try assembleApplication(
+        let (app, store) = try buildApplication(
             AppTestSupport.config(), logger: AppTestSupport.quietLogger(), clock: { [wall] in wall }, dataset: AppTestSupport.sampleDataset)
         let station = StationRecord(
             key: StationKey(provider: .nsw, sourceID: "live-1"), name: "Live Servo", brand: "Ampol", address: "1 George St",

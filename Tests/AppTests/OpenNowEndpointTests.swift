@@ -28,7 +28,7 @@ import Testing
     let app: Application
 
     init() throws {
-        let (app, store) = try assembleApplication(
+        let (app, store) = try buildApplication(
             AppTestSupport.config(), logger: AppTestSupport.quietLogger(), clock: { [wall] in wall.read() },
             dataset: AppTestSupport.sampleDataset)
         let weekdays = WeeklyHours(days: Array(repeating: .open(from: 360, to: 1_320), count: 5) + [.closed, .closed])!

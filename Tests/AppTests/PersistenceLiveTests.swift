@@ -20,7 +20,7 @@ import Testing
     func run(dataDirectory: String, logs: LogSink = .inMemory()) async throws -> [String: Data] {
         var config = AppTestSupport.config(dataDirectory: dataDirectory)
         config.logLevel = .info
-        let app = try buildApplication(config, logger: Logger(label: "test", level: .info, sink: logs))
+        let app = try buildApplication(config, logger: Logger(label: "test", level: .info, sink: logs)).app
         let port = try app.startLive()
         var bodies: [String: Data] = [:]
         for path in Self.paths {
@@ -68,7 +68,7 @@ import Testing
         let logs = LogSink.inMemory()
         var config = AppTestSupport.config(dataDirectory: directory)
         config.logLevel = .info
-        let app = try buildApplication(config, logger: Logger(label: "test", level: .info, sink: logs))
+        let app = try buildApplication(config, logger: Logger(label: "test", level: .info, sink: logs)).app
         let port = try app.startLive()
         defer { app.shutdown() }
         let (status, _) = try await fetch(port, "/v1/stations/1")

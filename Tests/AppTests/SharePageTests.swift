@@ -40,7 +40,7 @@ struct SharePageTests {
         config.publicURL = try publicURL.map { try PublicURL(validating: $0) }
         config.appStoreID = appStoreID
         config.android = android
-        return try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
+        return try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset).app
     }
 
     static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 11 % 256) }.joined(separator: ":")
@@ -68,7 +68,7 @@ struct SharePageTests {
         var config = AppTestSupport.config()
         config.hostname = "10.0.0.7"
         config.port = 8081
-        let plain = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
+        let plain = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset).app
             .test(.GET, "/stations/1", headers: ["Host": "[::1]:8080", "X-Forwarded-Proto": "https"]).bodyString
         #expect(plain.contains("<meta property=\"og:url\" content=\"http://10.0.0.7:8081/stations/1\">"))
     }

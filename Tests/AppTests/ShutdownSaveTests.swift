@@ -34,7 +34,7 @@ final class LastPollWriter: Service, Sendable {
 @Suite(.serialized) struct ShutdownSaveTests {
     @Test func theFinalSaveRunsAfterEveryWriterHasStoppedAndTheSlowRequestFinished() throws {
         let directory = AppTestSupport.temporaryDirectory()
-        let (app, store) = try assembleApplication(
+        let (app, store) = try buildApplication(
             AppTestSupport.config(dataDirectory: directory), logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset)
         app.register(service: LastPollWriter(store: store))
         app.get("test-slow") { _ -> String in

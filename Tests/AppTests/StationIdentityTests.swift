@@ -57,7 +57,7 @@ struct StationIdentityTests {
         let fakeURL = URL(string: "http://127.0.0.1:\(try feed.app.startLive())")!
         defer { feed.app.shutdown() }
         let clock = ManualClock(Self.now)
-        let (app, store) = try assembleApplication(
+        let (app, store) = try buildApplication(
             AppTestSupport.config(), logger: AppTestSupport.quietLogger(), clock: { [clock] in clock.now }, dataset: sample)
         let poller = WAPoller(
             client: ProviderClient(options: .init(retry: RetryPolicy(maxAttempts: 1))), base: fakeURL, interval: 1800,

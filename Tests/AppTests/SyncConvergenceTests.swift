@@ -232,7 +232,7 @@ struct SyncWorld {
         // 08:00 in Perth: WA's trading day is under way.
         let clock = TestClock(Date(timeIntervalSince1970: 1_772_409_600))
         self.clock = clock
-        let (app, store) = try assembleApplication(
+        let (app, store) = try buildApplication(
             AppTestSupport.config(), logger: AppTestSupport.quietLogger(), clock: { clock.now }, dataset: Dataset())
         self.app = app
         self.store = store

@@ -34,7 +34,7 @@ struct TradingDayWalkTests {
             clock = ManualClock(start)
             fake = try FakeFuelWatch(today: TradingDayWalkTests.day)
             let fakeURL = try fake.start()
-            let (app, store) = try assembleApplication(
+            let (app, store) = try buildApplication(
                 AppTestSupport.config(), logger: AppTestSupport.quietLogger(), clock: { [clock] in clock.now },
                 dataset: AppTestSupport.sampleDataset)
             self.app = app

@@ -102,7 +102,7 @@ struct WATomorrowIdentityTests {
 
         // 15:00: today's feed and tomorrow's, published.
         let clock = ManualClock(Self.perth(Self.day, 15))
-        let (app, store) = try assembleApplication(
+        let (app, store) = try buildApplication(
             AppTestSupport.config(dataDirectory: directory), logger: AppTestSupport.quietLogger(), clock: { [clock] in clock.now },
             dataset: sample)
         feed.publish()
@@ -128,7 +128,7 @@ struct WATomorrowIdentityTests {
         try DataDirectory(path: directory, logger: AppTestSupport.quietLogger()).save(store.current.dataset)
         app.shutdown()
         clock.set(Self.perth(Self.day, 20))
-        let (restarted, restartedStore) = try assembleApplication(
+        let (restarted, restartedStore) = try buildApplication(
             AppTestSupport.config(dataDirectory: directory), logger: AppTestSupport.quietLogger(), clock: { [clock] in clock.now })
         defer { restarted.shutdown() }
         for id in Self.keptIDs {

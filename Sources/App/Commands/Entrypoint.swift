@@ -31,7 +31,7 @@ public enum Entrypoint {
             }
         case .routes:
             do {
-                let app = try buildApplication(config, logger: Logger(label: "petty", level: .error))
+                let app = try buildApplication(config, logger: Logger(label: "petty", level: .error)).app
                 print(RouteTable.render(app.routes))
                 return 0
             } catch {
@@ -68,7 +68,7 @@ public enum Entrypoint {
     static func serve(_ config: AppConfiguration) -> Int32 {
         let logger = Logger(label: "petty", level: config.logLevel)
         do {
-            let app = try buildApplication(config, logger: logger)
+            let app = try buildApplication(config, logger: logger).app
             logger.notice("Petty \(version) starting: env=\(config.environment) listen=\(config.hostname):\(config.port) threads=\(app.server.threads) pid=\(getpid())")
             try app.run()
             return 0

@@ -42,11 +42,11 @@ enum AppTestSupport {
     }()
 
     static func sampleApp(clock: @escaping @Sendable () -> Date = { Date() }) throws -> Application {
-        try buildApplication(config(), logger: quietLogger(), clock: clock, dataset: sampleDataset)
+        try buildApplication(config(), logger: quietLogger(), clock: clock, dataset: sampleDataset).app
     }
 
     static func app(with dataset: Dataset, clock: @escaping @Sendable () -> Date = { Date() }) throws -> Application {
-        try buildApplication(config(), logger: quietLogger(), clock: clock, dataset: dataset)
+        try buildApplication(config(), logger: quietLogger(), clock: clock, dataset: dataset).app
     }
 
     static func quietLogger() -> Logger { Logger(label: "test", level: .critical, sink: .inMemory()) }

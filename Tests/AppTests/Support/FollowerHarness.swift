@@ -45,7 +45,7 @@ struct FollowerHarness {
         config.followURL = leader
         config.followSeconds = 0.2
         config.followLimits = limits
-        let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: good)
+        let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: good).app
         let harness = FollowerHarness(app: app, port: try app.startLive(), dataDirectory: config.dataDirectory)
         let persisted = await eventually(seconds: 60) { harness.persistedFiles().count == DataDirectory.File.allCases.count }
         guard persisted else { throw TestFailure("the follower never persisted its starting dataset") }

@@ -51,7 +51,7 @@ enum PersistenceTestSupport {
     static func app(directory: String, dataset: Dataset? = nil, logs: LogSink) throws -> Application {
         try buildApplication(
             AppTestSupport.config(dataDirectory: directory), logger: Logger(label: "test", level: .info, sink: logs),
-            dataset: dataset)
+            dataset: dataset).app
     }
 
     static func health(_ app: Application) throws -> [String: Any] {
