@@ -27,6 +27,7 @@ sys.path.insert(0, str(HERE.parent.parent / "Scripts"))
 sys.path.insert(0, str(HERE.parent.parent / "deploy/test"))
 from harness import ROOT, Processes, http_get, raise_on_signals, wait_for  # noqa: E402
 from fleet_check import Etcd, Fleet, ensure_etcd, one_leader  # noqa: E402
+from fleet_clock import RealClock  # noqa: E402
 from fleet_fakes import NSW, FuelWatch  # noqa: E402
 
 ENV = os.environ
@@ -98,7 +99,7 @@ def main():
         problem = etcd.enable_auth()
         if problem:
             raise SystemExit(f"fleet: etcd auth: {problem}")
-        fleet = Fleet(procs, work, etcd, fakes[0], fakes[1], binary)
+        fleet = Fleet(procs, work, etcd, fakes[0], fakes[1], binary, RealClock())
         fleet.start(0)
         if not wait_for(120, lambda: fleet.health(0) is not None, 0.5) or one_leader(fleet, 60) != 0:
             raise SystemExit("fleet: member m0 did not lead")

@@ -26,7 +26,8 @@ SPEC = harness.ROOT / "Public" / "openapi.json"
 # Rules the schema language cannot state, from the operations' descriptions: a parameter that is only
 # meaningful with another one is sent with that one (its example), and an operation that needs one of several
 # optional parameters gets the first of them on every call.
-COMPANIONS = {"radius_km": ["near"], "sort": ["near", "fuel"], "zoom": ["cluster"]}
+COMPANIONS = {"radius_km": ["near"], "sort": ["near", "fuel"], "zoom": ["cluster"], "litres": ["near", "fuel"],
+              "l_per_100km": ["near", "fuel"]}
 NEEDS_ONE_OF = {"cheapestPrices": ["state"], "advice": ["city"]}
 # Operations a client does not call: the dataset is for followers (binary), metrics for scrapers (text).
 NOT_FOR_CLIENTS = {"getDataset", "getMetrics"}

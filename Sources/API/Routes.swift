@@ -7,6 +7,7 @@ package func routes(_ app: Application, context: PettyContext, version: String, 
     try app.register(collection: StationsController(context: context))
     try app.register(collection: AlongController(context: context))
     try app.register(collection: PricesController(context: context))
+    try app.register(collection: ChangesController(context: context))
     try app.register(collection: AveragesController(context: context))
     try app.register(collection: TrendsController(context: context))
     try app.register(collection: ReferenceController(context: context))

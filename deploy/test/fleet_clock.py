@@ -83,3 +83,18 @@ class MemberClock:
             return parsedate_to_datetime(value).timestamp()
         except (TypeError, ValueError, IndexError):
             return None
+
+
+class RealClock:
+    """The members on the real clock (no libfaketime): for runs that measure rather than walk Perth's day."""
+
+    offset = 0
+
+    def now(self):
+        return time.time()
+
+    def env(self):
+        return {}
+
+    def perth(self, epoch=None):
+        return time.strftime("%Y-%m-%d %H:%M", time.gmtime((self.now() if epoch is None else epoch) + PERTH_OFFSET))

@@ -1,0 +1,115 @@
+import Foundation
+import Fuel
+import HTTP
+
+/// `GET /v1/prices/changes`: incremental sync from a `sync_token`, `cursor` or `since`.
+struct ChangesController: RouteCollection {
+    let context: PettyContext
+
+    static let defaultChangesLimit = 1_000
+    static let maxChangesLimit = 5_000
+
+    func boot(routes: RoutesBuilder) throws {
+        routes.get("v1", "prices", "changes", use: changes)
+    }
+
+    /// Bounded by `limit` whatever the data: a page may end between changes that share an instant, because the
+    /// cursor carries a tie-break (`ChangeCursor`). Items, in feed order (`ChangeFeed`):
+    /// `{"type":"price",...}` a current price, `{"type":"price","removed":true,...}` a fuel the station dropped,
+    /// `{"type":"station",...,"station":{...}}` a station to replace whole (details and prices), and
+    /// `{"type":"station","removed":true,...}` a station gone with its prices.
+    func changes(_ request: Request) throws -> Response {
+        let params = try QueryParameters(request, allowing: .changes)
+        let state = try params.state()
+        let fuel = try params.fuel()
+        let limit = try params.int("limit", in: 1...Self.maxChangesLimit, default: Self.defaultChangesLimit)
+        // A cursor carries its own position: given one, `since` is ignored (clients may keep it in their URL).
+        let cursor = try params.string("cursor").map { token in
+            guard let cursor = ChangeCursor(token: token) else {
+                throw params.bad("cursor is not one this server issued; start again with since=")
+            }
+            return cursor
+        }
+        // Neither: from the beginning (a first sync pages through every current station and price).
+        let asked = try params.date("since")
+        let since = cursor == nil ? asked : nil
+        let view = context.store.current
+        let feed = view.changeFeed
+        let start = cursor ?? since.map(ChangeCursor.after(instant:))
+        if let cursor, ChangeHorizon.isFromTheFuture(cursor, feed: feed, wall: context.clock()) {
+            throw params.bad("cursor is after the end of the change feed (a cursor from the future never advances): "
+                + "fetch /v1/stations and sync from its meta.sync_token")
+        }
+        if let start, !feed.log.accepts(start) {
+            throw Abort(HTTPStatus(code: 410), reason: Self.expiredReason(cursor == nil ? "since" : "cursor"))
+        }
+        let rendered = view.rendered
+        var json = JSONWriter(capacity: 256 + min(limit, 64) * 160)
+        json.raw("{\"data\":[")
+        let page = ChangesPage(feed: feed, start: start, state: state, fuel: fuel, limit: limit)
+        var count = 0
+        for event in page.items {
+            if count > 0 { json.raw(",") }
+            count += 1
+            let slot = view.snapshot.slot(of: event.station)
+            let standing = event.fuel.flatMap { fuel in slot.map { view.index.standing(fuel, slot: $0) } } ?? []
+            Self.write(event, slot: slot, standing: standing, rendered: rendered, into: &json)
+        }
+        let hasMore = page.hasMore
+        let last = page.last
+        // An empty page hands back where it stood (or the feed's end, from the beginning), so the client keeps its place.
+        // A `since` past the feed's end (a clock ahead, a typo) hands back the end, never a cursor from the future.
+        let next = (last ?? start.map { ChangeHorizon.isFromTheFuture($0, feed: feed, wall: context.clock()) ? feed.end : $0 } ?? feed.end).token
+        let cursorPage = MetaDTO.CursorPage(
+            since: since.map(ISOTimestamp.string), hasMore: hasMore, nextCursor: next, syncToken: feed.end.token)
+        let meta = MetaDTO(view.rendered.meta(for: state), total: count, limit: limit, cursor: cursorPage)
+        json.raw("],\"meta\":")
+        json.raw(try JSONCoding.encode(meta))
+        json.raw("}")
+        var hash = FNV1a()
+        hash.combine(json.bytes)
+        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified, maxAge: 30)
+    }
+
+    static func expiredReason(_ parameter: String) -> String {
+        "\(parameter) is older than the change log (changes are kept \(Int(ChangeLog.retention / 86_400)) days, and a restart "
+            + "may lose them): fetch /v1/stations in full and sync from its meta.sync_token"
+    }
+
+    private static func write(_ event: ChangeEvent, slot: Int?, standing: PriceStanding, rendered: RenderedSnapshot, into json: inout JSONWriter) {
+        switch event.kind {
+        case .price, .priceRemoved: json.raw("{\"type\":\"price\",\"station_id\":")
+        case .station, .stationRemoved: json.raw("{\"type\":\"station\",\"station_id\":")
+        }
+        json.int(event.station.rawValue)
+        json.raw(",\"state\":")
+        json.string(event.state.rawValue)
+        switch event.kind {
+        case .price(let change):
+            json.raw(",\"fuel\":")
+            json.string(change.fuel.rawValue)
+            json.raw(",\"price\":")
+            json.price(change.price)
+            json.raw(",\"updated_at\":")
+            json.string(ISOTimestamp.string(change.updatedAt))
+            if standing.contains(.stale) { json.raw(",\"stale\":true") }
+            if standing.contains(.implausible) { json.raw(",\"implausible\":true") }
+        case .priceRemoved(let fuel):
+            json.raw(",\"fuel\":")
+            json.string(fuel.rawValue)
+            json.raw(",\"removed\":true")
+        case .stationRemoved:
+            json.raw(",\"removed\":true")
+        case .station:
+            break
+        }
+        json.raw(",\"changed_at\":")
+        json.string(ISOTimestamp.string(event.changedAt))
+        if case .station = event.kind, let slot {
+            json.raw(",\"station\":")
+            json.raw(rendered.fragments[slot])
+            json.raw("}")
+        }
+        json.raw("}")
+    }
+}
