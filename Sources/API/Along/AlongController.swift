@@ -21,11 +21,7 @@ struct AlongController: RouteCollection {
             offset: try params.int("offset", in: 0...1_000_000, default: 0))
         let view = context.store.current
         let wall = context.clock()
-        if try params.bool("open_now") == true {
-            query.access = AccessFilter(
-                opening: .openNow, excludesMembersOnly: false, clocks: view.clocks, wall: wall,
-                keepsUnknownIn: view.index.statesWithoutAccessFacts)
-        }
+        query.access = try params.openNowFilter(in: view, wall: wall)
         let page: AlongPage
         do { page = try view.index.along(query) } catch { throw params.bad("\(error)") }
         let slots = SlotPage(

@@ -35,11 +35,7 @@ struct StationsController: RouteCollection {
         query.fill = try params.fillPlan(near: near, fuels: query.fuels)
         let view = context.store.current
         let wall = context.clock()
-        if try params.bool("open_now") == true {
-            query.access = AccessFilter(
-                opening: .openNow, excludesMembersOnly: false, clocks: view.clocks, wall: wall,
-                keepsUnknownIn: view.index.statesWithoutAccessFacts)
-        }
+        query.access = try params.openNowFilter(in: view, wall: wall)
         let compact = try params.bool("compact") ?? false
         let cluster = try params.bool("cluster") ?? false
         // `zoom` only sizes clusters (ignored without `cluster=true`); `cluster` wins over `compact`.
