@@ -59,7 +59,6 @@ public actor WAPoller: ProviderPoller {
         var report: MergeReport?
 
         if todayDue(at: now) {
-            if sitesDue(at: now) { notes.append(await refreshSiteFacts(now: now)) }
             switch await fetchAll(day: .today, now: now) {
             case .failure(let failure):
                 return PollOutcome(failure.outcome, next: nextPoll(after: now, sink: sink))
@@ -70,6 +69,8 @@ public actor WAPoller: ProviderPoller {
                 // The next step is decided as if today succeeded and published with the merge (one store update);
                 // a rejection is handled by the runner.
                 lastTodaySuccess = now
+                // After the prices, never before: a slow or failing site list must not hold up or fail a price poll.
+                if sitesDue(at: now) { notes.append(await refreshSiteFacts(now: now)) }
                 if let siteFacts {
                     let facts = siteFacts.join(joined.update.stations)
                     joined.update.stations = facts.stations
