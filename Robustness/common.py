@@ -1,6 +1,7 @@
 """Shared pieces of the robustness suite: start/stop the server and nginx, read raw HTTP responses,
 sample the server process, and count checks. Python 3 standard library only; loopback only."""
 
+import argparse
 import json
 import os
 import shutil
@@ -75,6 +76,16 @@ def stop_process(proc, sig):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)
+
+
+def stop_upstream(server):
+    """Stops a fake upstream (an http.server) without waiting for a request it holds: sets its `closing` and `gate`
+    events where it has them, then stops serving and closes its socket."""
+    for event in ("closing", "gate"):
+        if hasattr(server, event):
+            getattr(server, event).set()
+    server.shutdown()
+    server.server_close()
 
 
 def read_text(path):
@@ -427,6 +438,16 @@ def require_binary():
     if not os.access(BINARY, os.X_OK):
         print(f"missing {BINARY}: run `swift build -c release --product Run` first", file=sys.stderr)
         sys.exit(2)
+
+
+def start_fast_script(doc):
+    """The start of a script whose cases are all fast: `--quick` is accepted for symmetry with run.sh and changes
+    nothing; the release binary must exist. Returns the script's `Checks`."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="same cases (they are fast); kept for symmetry with run.sh")
+    parser.parse_args()
+    require_binary()
+    return Checks()
 
 
 class PeakMemory:

@@ -24,7 +24,7 @@ import threading
 import time
 import urllib.request
 
-from common import HOST, Checks, PeakMemory, Server, free_port, require_binary, simple_get
+from common import HOST, Checks, PeakMemory, Server, free_port, require_binary, simple_get, stop_upstream
 from upstream import FIXTURE, Fake, provider, wait_for
 
 DATASET_PATH = "/internal/v1/dataset"
@@ -205,10 +205,7 @@ def record_leaders(checks, work):
         finally:
             empty.cleanup()
     finally:
-        wa.closing.set()
-        wa.gate.set()
-        wa.shutdown()
-        wa.server_close()
+        stop_upstream(wa)
         shutil.rmtree(data, ignore_errors=True)
     print(f"  datasets: " + ", ".join(f"{name} {len(d['body']):,} B {d['etag']}" for name, d in datasets.items()), flush=True)
     print(f"  GOOD: v{facts['version']}, {facts['stations']} stations, live WA station {facts['wa_id']}", flush=True)
@@ -357,9 +354,7 @@ def main():
         for server in followers:
             server.cleanup()
         for leader in leaders:
-            leader.closing.set()
-            leader.shutdown()
-            leader.server_close()
+            stop_upstream(leader)
         shutil.rmtree(work, ignore_errors=True)
     return checks.finish()
 

@@ -13,7 +13,6 @@ inside the copy; the secret and /etc/passwd must never appear in any body.
     python3 Robustness/paths.py [--quick]
 """
 
-import argparse
 import hashlib
 import os
 import re
@@ -23,7 +22,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Checks, Nginx, Server, exchange, require_binary  # noqa: E402
+from common import ROOT, Nginx, Server, exchange, start_fast_script  # noqa: E402
 
 TRAVERSALS = [
     b"/../secret.txt",
@@ -143,11 +142,7 @@ def build_site(root):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="same cases (they are fast); kept for symmetry with run.sh")
-    parser.parse_args()
-    require_binary()
-    checks = Checks()
+    checks = start_fast_script(__doc__)
     tmp = tempfile.mkdtemp(prefix="petty-paths-")
     os.chmod(tmp, 0o755)  # nginx's workers run unprivileged; mkdtemp's 0700 would hide the files from them
     public, inside, outside = build_site(tmp)

@@ -18,13 +18,12 @@ Through nginx (what nginx saw is in its access log):
     python3 Robustness/smuggling.py [--quick]
 """
 
-import argparse
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Checks, Nginx, Server, exchange, require_binary  # noqa: E402
+from common import Nginx, Server, exchange, start_fast_script  # noqa: E402
 
 SMUGGLED = b"GET /smuggled HTTP/1.1\r\nHost: localhost\r\n\r\n"
 CANARY = b"GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
@@ -145,11 +144,7 @@ def classify(responses):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="same cases (they are fast); kept for symmetry with run.sh")
-    parser.parse_args()
-    require_binary()
-    checks = Checks()
+    checks = start_fast_script(__doc__)
     server = Server(log_level="info")
     nginx = None
     tried = 0

@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 
-from common import BINARY, HOST, ROOT, Checks, Server, die_with_parent, free_port, require_binary, simple_get
+from common import BINARY, HOST, ROOT, Checks, Server, die_with_parent, free_port, require_binary, simple_get, stop_upstream
 from upstream import FIXTURE, Fake, provider, wait_for
 
 DATA_FILES = ("snapshot.bin", "registry.json", "history.json")
@@ -343,10 +343,7 @@ def main():
             elif scenario == "two_servers":
                 two_servers(checks, work)
     finally:
-        fake.closing.set()
-        fake.gate.set()
-        fake.shutdown()
-        fake.server_close()
+        stop_upstream(fake)
         shutil.rmtree(work, ignore_errors=True)
     return checks.finish()
 

@@ -23,7 +23,7 @@ import threading
 import time
 import zlib
 
-from common import HOST, ROOT, Checks, PeakMemory, Server, require_binary, free_port, simple_get
+from common import HOST, ROOT, Checks, PeakMemory, Server, require_binary, free_port, simple_get, stop_upstream
 
 FIXTURE = os.path.join(ROOT, "Tests", "ProvidersTests", "Fixtures", "wa_fuelWatchRSS_today_metro_ULP.xml")
 WA_PATH = "/fuelwatch/fuelWatchRSS"
@@ -457,10 +457,7 @@ def main():
                     wa_attack(checks, name, fake, seeded, reference, work)
     finally:
         for server in (fake, evil):
-            server.closing.set()
-            server.gate.set()
-            server.shutdown()
-            server.server_close()
+            stop_upstream(server)
         shutil.rmtree(work, ignore_errors=True)
     return checks.finish()
 
