@@ -14,10 +14,7 @@ public actor InformedSourcesPoller: ProviderPoller {
     public nonisolated let provider: ProviderID
     public nonisolated let interval: TimeInterval
     let region: InformedSourcesAdapter.Region
-    let client: ProviderClient
-    let auth: SubscriberTokenAuth
-    let base: URL
-    let timeout: TimeInterval
+    let endpoint: ProviderEndpoint
 
     private var sites: [StationRecord] = []
     private var brands: [Int: String] = [:]
@@ -27,11 +24,8 @@ public actor InformedSourcesPoller: ProviderPoller {
     public init(region: InformedSourcesAdapter.Region, client: ProviderClient, auth: SubscriberTokenAuth, base: URL, interval: TimeInterval, timeout: TimeInterval) {
         self.region = region
         self.provider = region.provider
-        self.client = client
-        self.auth = auth
-        self.base = base
+        self.endpoint = ProviderEndpoint(client: client, auth: auth, base: base, timeout: timeout)
         self.interval = max(60, interval)
-        self.timeout = timeout
     }
 
     public nonisolated var plan: String { "\(provider.rawValue) (prices every \(Int(interval))s, sites daily)" }
@@ -52,22 +46,21 @@ public actor InformedSourcesPoller: ProviderPoller {
                 notes.append("site refresh failed (\(failure.request): \(failure.error)); using cached sites")
             }
         }
-        let request = ProviderRequest(base: base, path: Self.pricesPath, query: regionQuery, timeout: timeout)
-        return await PollStep.apply(request, fetch: client.fetcher(auth: auth), sink: sink, at: now, next: next, notes: notes) { body throws(AdapterError) in
+        return await PollStep.apply(endpoint.request(Self.pricesPath, query: regionQuery), fetch: endpoint.fetch, sink: sink, at: now, next: next, notes: notes) { body throws(AdapterError) in
             try InformedSourcesAdapter.prices(body, region: region, stations: sites, fetchedAt: now)
         }
     }
 
     /// Brands and sites (required), suburb names (optional: without them stations have no suburb).
     private func refreshReference(now: Date) async -> Result<String?, PollFailure> {
-        let fetch = client.fetcher(auth: auth)
-        let brandsRequest = ProviderRequest(base: base, path: Self.brandsPath, query: [("countryId", "21")], timeout: timeout)
+        let fetch = endpoint.fetch
+        let brandsRequest = endpoint.request(Self.brandsPath, query: [("countryId", "21")])
         switch await PollStep.read(brandsRequest, fetch: fetch, adapt: InformedSourcesAdapter.brands) {
         case .failure(let failure): return .failure(failure)
         case .success(let value): brands = value
         }
         var note: String?
-        let regionsRequest = ProviderRequest(base: base, path: Self.regionsPath, query: [("countryId", "21")], timeout: timeout)
+        let regionsRequest = endpoint.request(Self.regionsPath, query: [("countryId", "21")])
         // Unreadable names are told apart from an unanswered request, so the adapter's error is kept as a value.
         let regions = await PollStep.read(regionsRequest, fetch: fetch) { body in
             Result { () throws(AdapterError) in try InformedSourcesAdapter.suburbs(body) }
@@ -77,7 +70,7 @@ public actor InformedSourcesPoller: ProviderPoller {
         case .success(.failure(let error)): note = "suburb names unreadable (\(error))"
         case .success(.success(let value)): suburbs = value
         }
-        let sitesRequest = ProviderRequest(base: base, path: Self.sitesPath, query: regionQuery, timeout: timeout)
+        let sitesRequest = endpoint.request(Self.sitesPath, query: regionQuery)
         let sitesRead = await PollStep.read(sitesRequest, fetch: fetch) { body throws(AdapterError) in
             try InformedSourcesAdapter.sites(body, region: region, brands: brands, suburbs: suburbs, fetchedAt: now)
         }

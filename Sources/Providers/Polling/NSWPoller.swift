@@ -9,23 +9,17 @@ public actor NSWPoller: ProviderPoller {
     public static let deltaPath = "/FuelPriceCheck/v1/fuel/prices/new"
     public static let windowStartHour = 5
     public static let windowEndHour = 23
-    static let zone = AustralianState.NSW.zone
+    static let window = DailyWindow(startHour: windowStartHour, endHour: windowEndHour, zone: AustralianState.NSW.zone)
 
     public nonisolated let provider = ProviderID.nsw
     public nonisolated let interval: TimeInterval
-    let client: ProviderClient
-    let auth: NSWOAuth
-    let base: URL
-    let timeout: TimeInterval
+    let endpoint: ProviderEndpoint
     /// The Sydney day of the last applied full list; deltas only follow a full of the same day.
     private var lastFullDay: CalendarDay?
 
     public init(client: ProviderClient, auth: NSWOAuth, base: URL, interval: TimeInterval, timeout: TimeInterval) {
-        self.client = client
-        self.auth = auth
-        self.base = base
+        self.endpoint = ProviderEndpoint(client: client, auth: auth, base: base, timeout: timeout)
         self.interval = interval
-        self.timeout = timeout
     }
 
     public nonisolated var plan: String {
@@ -34,20 +28,15 @@ public actor NSWPoller: ProviderPoller {
 
     /// Polls a day within the window (the first is the full list) plus two token calls (a token lasts ~12 h).
     public static func callsPerDay(interval: TimeInterval) -> Int {
-        polls(perDayEvery: interval) + 2
-    }
-
-    static func polls(perDayEvery interval: TimeInterval) -> Int {
-        let window = TimeInterval((windowEndHour - windowStartHour) * 3600)
-        return Int((window / max(60, interval)).rounded(.up))
+        window.polls(every: interval) + 2
     }
 
     public func poll(at now: Date, sink: any ProviderSink) async -> PollOutcome {
-        let today = CalendarDay(containing: now, in: Self.zone)
+        let today = CalendarDay(containing: now, in: Self.window.zone)
         let isDelta = lastFullDay == today
         let next = nextPoll(after: now)
-        let request = ProviderRequest(base: base, path: isDelta ? Self.deltaPath : Self.fullPath, timeout: timeout)
-        let outcome = await PollStep.apply(request, fetch: client.fetcher(auth: auth), sink: sink, at: now, next: next) { body throws(AdapterError) in
+        let request = endpoint.request(isDelta ? Self.deltaPath : Self.fullPath)
+        let outcome = await PollStep.apply(request, fetch: endpoint.fetch, sink: sink, at: now, next: next) { body throws(AdapterError) in
             // v1 carries NSW (and ACT) only; TAS has its own poller on v2.
             try NSWFuelCheckAdapter.adapt(body, isDelta: isDelta, fetchedAt: now).first { $0.update.provider == .nsw }
                 ?? Adapted(update: ProviderUpdate(provider: .nsw, stations: [], prices: [], asOf: now, isDelta: isDelta))
@@ -57,6 +46,6 @@ public actor NSWPoller: ProviderPoller {
     }
 
     nonisolated func nextPoll(after now: Date) -> Date {
-        DailyWindow.clamp(now.addingTimeInterval(interval), toDailyWindow: Self.windowStartHour, Self.windowEndHour, in: Self.zone)
+        Self.window.clamp(now.addingTimeInterval(interval))
     }
 }

@@ -5,33 +5,28 @@ import Fuel
 /// `interval` between 05:00 and 23:00 Hobart. TAS station codes collide with NSW's, so the adapter keys them `.tas`.
 public actor TASPoller: ProviderPoller {
     public static let path = "/FuelPriceCheck/v2/fuel/prices"
-    static let zone = AustralianState.TAS.zone
+    /// NSW's polling hours, in Hobart.
+    static let window = NSWPoller.window.in(AustralianState.TAS.zone)
 
     public nonisolated let provider = ProviderID.tas
     public nonisolated let interval: TimeInterval
-    let client: ProviderClient
-    let auth: NSWOAuth
-    let base: URL
-    let timeout: TimeInterval
+    let endpoint: ProviderEndpoint
 
     public init(client: ProviderClient, auth: NSWOAuth, base: URL, interval: TimeInterval, timeout: TimeInterval) {
-        self.client = client
-        self.auth = auth
-        self.base = base
+        self.endpoint = ProviderEndpoint(client: client, auth: auth, base: base, timeout: timeout)
         self.interval = interval
-        self.timeout = timeout
     }
 
     public nonisolated var plan: String {
         "tas (every \(Int(interval))s 05:00–23:00 Hobart on the NSW key; ≈\(Self.callsPerDay(interval: interval)) calls/day)"
     }
 
-    public static func callsPerDay(interval: TimeInterval) -> Int { NSWPoller.polls(perDayEvery: interval) }
+    public static func callsPerDay(interval: TimeInterval) -> Int { window.polls(every: interval) }
 
     public func poll(at now: Date, sink: any ProviderSink) async -> PollOutcome {
-        let next = DailyWindow.clamp(now.addingTimeInterval(interval), toDailyWindow: 5, 23, in: Self.zone)
-        let request = ProviderRequest(base: base, path: Self.path, query: [("states", "TAS")], timeout: timeout)
-        return await PollStep.apply(request, fetch: client.fetcher(auth: auth), sink: sink, at: now, next: next) { body throws(AdapterError) in
+        let next = Self.window.clamp(now.addingTimeInterval(interval))
+        let request = endpoint.request(Self.path, query: [("states", "TAS")])
+        return await PollStep.apply(request, fetch: endpoint.fetch, sink: sink, at: now, next: next) { body throws(AdapterError) in
             // No TAS rows is an empty full update: the merge rejects it (stale) and keeps what we have. Only the update
             // is taken: this step has never logged a skipped-rows note.
             let update = try NSWFuelCheckAdapter.adapt(body, isDelta: false, fetchedAt: now).first { $0.update.provider == .tas }?.update

@@ -9,19 +9,13 @@ public actor VICPoller: ProviderPoller {
 
     public nonisolated let provider = ProviderID.vic
     public nonisolated let interval: TimeInterval
-    let client: ProviderClient
-    let auth: ConsumerIDAuth
-    let base: URL
-    let timeout: TimeInterval
+    let endpoint: ProviderEndpoint
     private var brands: [String: String] = [:]
     private var brandsFetchedAt: Date?
 
     public init(client: ProviderClient, auth: ConsumerIDAuth, base: URL, interval: TimeInterval, timeout: TimeInterval) {
-        self.client = client
-        self.auth = auth
-        self.base = base
+        self.endpoint = ProviderEndpoint(client: client, auth: auth, base: base, timeout: timeout)
         self.interval = interval
-        self.timeout = timeout
     }
 
     public nonisolated var plan: String { "vic (every \(Int(interval))s, brands daily; data is 24 h delayed)" }
@@ -30,8 +24,7 @@ public actor VICPoller: ProviderPoller {
         let next = now.addingTimeInterval(interval)
         var notes: [String] = []
         if brandsFetchedAt.map({ now.timeIntervalSince($0) >= 86_400 }) ?? true {
-            let request = ProviderRequest(base: base, path: Self.brandsPath, timeout: timeout)
-            switch await PollStep.read(request, fetch: client.fetcher(auth: auth), adapt: FairFuelAdapter.brands) {
+            switch await PollStep.read(endpoint.request(Self.brandsPath), fetch: endpoint.fetch, adapt: FairFuelAdapter.brands) {
             case .success(let value):
                 brands = value
                 brandsFetchedAt = now
@@ -41,8 +34,7 @@ public actor VICPoller: ProviderPoller {
                 notes.append("brand refresh failed (\(failure.request): \(failure.error)); using cached brands")
             }
         }
-        let request = ProviderRequest(base: base, path: Self.pricesPath, timeout: timeout)
-        return await PollStep.apply(request, fetch: client.fetcher(auth: auth), sink: sink, at: now, next: next, notes: notes) { body throws(AdapterError) in
+        return await PollStep.apply(endpoint.request(Self.pricesPath), fetch: endpoint.fetch, sink: sink, at: now, next: next, notes: notes) { body throws(AdapterError) in
             try FairFuelAdapter.adapt(body, brands: brands, fetchedAt: now)
         }
     }

@@ -24,9 +24,8 @@ public actor WAPoller: ProviderPoller {
 
     public nonisolated let provider = ProviderID.wa
     public nonisolated let interval: TimeInterval
-    let client: ProviderClient
-    let base: URL
-    let timeout: TimeInterval
+    /// FuelWatch is public: no auth.
+    let endpoint: ProviderEndpoint
     let products: [FuelWatchProduct]
     /// Pause between product requests, to be polite to a public website.
     let spacing: TimeInterval
@@ -40,10 +39,8 @@ public actor WAPoller: ProviderPoller {
         client: ProviderClient, base: URL, interval: TimeInterval, timeout: TimeInterval,
         products: [FuelWatchProduct] = FuelWatchProduct.allCases, spacing: TimeInterval = 0.5
     ) {
-        self.client = client
-        self.base = base
+        self.endpoint = ProviderEndpoint(client: client, auth: nil, base: base, timeout: timeout)
         self.interval = interval
-        self.timeout = timeout
         self.products = products
         self.spacing = spacing
     }
@@ -119,9 +116,9 @@ public actor WAPoller: ProviderPoller {
     /// Fetches the site list and keeps its facts; on failure keeps the last good ones. Returns the poll note.
     private func refreshSiteFacts(now: Date) async -> String {
         lastSitesAttempt = now
-        let request = ProviderRequest(base: base, path: Self.sitesPath, query: [("fuelType", "ULP")], timeout: timeout)
+        let request = endpoint.request(Self.sitesPath, query: [("fuelType", "ULP")])
         let label = "\(request.label)?fuelType=ULP"
-        let read = await PollStep.read(request, label: label, fetch: client.fetcher(auth: nil)) { body throws(AdapterError) in
+        let read = await PollStep.read(request, label: label, fetch: endpoint.fetch) { body throws(AdapterError) in
             try FuelWatchSiteFacts.adapt(body, fetchedAt: now)
         }
         await pause()
@@ -152,9 +149,9 @@ public actor WAPoller: ProviderPoller {
             }
             var query = [("Product", String(product.rawValue))]
             if day == .tomorrow { query.append(("Day", "tomorrow")) }
-            let request = ProviderRequest(base: base, path: Self.path, query: query, timeout: timeout)
+            let request = endpoint.request(Self.path, query: query)
             let label = "\(request.label)?Product=\(product.rawValue)\(day == .tomorrow ? "&Day=tomorrow" : "")"
-            let read = await PollStep.read(request, label: label, fetch: client.fetcher(auth: nil)) { body throws(AdapterError) in
+            let read = await PollStep.read(request, label: label, fetch: endpoint.fetch) { body throws(AdapterError) in
                 try FuelWatchRSSAdapter.adapt(body, product: product, day: day, fetchedAt: now)
             }
             switch read {
