@@ -16,8 +16,7 @@ public enum FairFuelAdapter {
             throw .unexpectedShape(source: source, detail: "no 'fuelPriceDetails' array")
         }
         var tally = AdapterTally()
-        let (details, failures) = rows.unwrapped()
-        tally.record(.malformedRow, failures)
+        let details = rows.unwrapped(countingFailuresIn: &tally)
 
         var stations: [StationRecord] = []
         var prices: [PriceRecord] = []
@@ -34,8 +33,7 @@ public enum FairFuelAdapter {
                 address: parts.street.isEmpty ? wire.address : parts.street, suburb: parts.suburb, state: .VIC,
                 postcode: parts.postcode, location: location, access: access(wire.openingHours?.value)))
 
-            let (fuelPrices, badPrices) = (detail.fuelPrices ?? []).unwrapped()
-            tally.record(.malformedRow, badPrices)
+            let fuelPrices = (detail.fuelPrices ?? []).unwrapped(countingFailuresIn: &tally)
             for row in fuelPrices {
                 guard let fuel = fuelType(row.fuelType) else { tally.record(.unmappedFuel); continue }
                 guard row.isAvailable != false, let price = row.price.flatMap({ PriceGuard.tenths(cents: $0.value) }) else {

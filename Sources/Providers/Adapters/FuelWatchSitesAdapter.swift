@@ -16,8 +16,7 @@ public enum FuelWatchSitesAdapter {
     public static func adapt(_ data: Data, brands: [String: String] = [:], fetchedAt: Date) throws(AdapterError) -> Adapted {
         let rows = try JSONPayload.decode([Lossy<WireSite>].self, from: data, source: source, codeKey: "id")
         var tally = AdapterTally()
-        let (sites, failures) = rows.unwrapped()
-        tally.record(.malformedRow, failures)
+        let sites = rows.unwrapped(countingFailuresIn: &tally)
 
         let pricingDay = PerthTime.pricingDay(at: fetchedAt)
         let todayStart = PerthTime.pricingStart(days: pricingDay)

@@ -54,8 +54,7 @@ public enum InformedSourcesAdapter {
         let envelope = try JSONPayload.decode(SitesEnvelope.self, from: data, source: source, codeKey: "B")
         guard let rows = envelope.S else { throw .unexpectedShape(source: source, detail: "no 'S' array") }
         var tally = AdapterTally()
-        let (sites, failures) = rows.unwrapped()
-        tally.record(.malformedRow, failures)
+        let sites = rows.unwrapped(countingFailuresIn: &tally)
         var stations: [StationRecord] = []
         stations.reserveCapacity(sites.count)
         for site in sites {
@@ -82,8 +81,7 @@ public enum InformedSourcesAdapter {
         let envelope = try JSONPayload.decode(PricesEnvelope.self, from: data, source: source, codeKey: "SiteId")
         guard let rows = envelope.SitePrices else { throw .unexpectedShape(source: source, detail: "no 'SitePrices' array") }
         var tally = AdapterTally()
-        let (wirePrices, failures) = rows.unwrapped()
-        tally.record(.malformedRow, failures)
+        let wirePrices = rows.unwrapped(countingFailuresIn: &tally)
         let known = Set(stations.lazy.map(\.key))
 
         struct Slot: Hashable { var station: StationKey; var fuel: FuelType }

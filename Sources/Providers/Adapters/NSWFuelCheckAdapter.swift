@@ -29,9 +29,8 @@ public enum NSWFuelCheckAdapter {
             throw .unexpectedShape(source: source, detail: "no 'stations' or 'prices' array")
         }
         var tally = AdapterTally()
-        let (wireStations, badStations) = stationRows.unwrapped()
-        let (wirePrices, badPrices) = priceRows.unwrapped()
-        tally.record(.malformedRow, badStations + badPrices)
+        let wireStations = stationRows.unwrapped(countingFailuresIn: &tally)
+        let wirePrices = priceRows.unwrapped(countingFailuresIn: &tally)
 
         var stations: [ProviderID: [StationRecord]] = [:]
         var keys = Set<StationKey>()

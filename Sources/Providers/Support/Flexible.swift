@@ -69,6 +69,13 @@ extension Array {
         }
         return (rows, count - rows.count)
     }
+
+    /// The decoded rows; each that failed is counted in `tally` as a malformed row.
+    func unwrapped<Row>(countingFailuresIn tally: inout AdapterTally) -> [Row] where Element == Lossy<Row> {
+        let (rows, failures) = unwrapped()
+        tally.record(.malformedRow, failures)
+        return rows
+    }
 }
 
 extension StringProtocol {
