@@ -35,21 +35,6 @@ extension RoutesBuilder {
         on(.POST, path, use: handler)
     }
 
-    @discardableResult
-    public func put<R: ResponseEncodable>(_ path: PathComponent..., use handler: @escaping @Sendable (Request) throws -> R) -> Route {
-        on(.PUT, path, use: handler)
-    }
-
-    @discardableResult
-    public func patch<R: ResponseEncodable>(_ path: PathComponent..., use handler: @escaping @Sendable (Request) throws -> R) -> Route {
-        on(.PATCH, path, use: handler)
-    }
-
-    @discardableResult
-    public func delete<R: ResponseEncodable>(_ path: PathComponent..., use handler: @escaping @Sendable (Request) throws -> R) -> Route {
-        on(.DELETE, path, use: handler)
-    }
-
     /// Routes registered on the result get this path prefix.
     public func grouped(_ path: PathComponent...) -> RoutesBuilder {
         GroupedRoutes(parent: self, prefix: path, middleware: [])
