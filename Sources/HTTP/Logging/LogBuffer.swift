@@ -51,14 +51,7 @@ final class LogBuffer {
 
     func flush() {
         guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { if errno == EINTR { continue }; break }
-                offset += n
-            }
-        }
+        bytes.withUnsafeBytes { Sys.writeAll(fd, $0) }
         bytes.removeAll(keepingCapacity: bytes.capacity <= 256 * 1024)
     }
 }

@@ -94,14 +94,7 @@ public final class LogSink: Sendable {
             return
         }
         var line = line
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { if errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        line.withUTF8 { Sys.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 }
 

@@ -99,13 +99,7 @@ enum Sys {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n > 0 { return .bytes(n) }
             if n == 0 { return .closed }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case let code:
-                checkProgrammingError("read", code)
-                return .closed
-            }
+            if let failed = failure(of: "read") { return failed }
         }
     }
 
@@ -113,14 +107,30 @@ enum Sys {
         while true {
             let n = Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
             if n >= 0 { return .bytes(n) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case let code:
-                // ECONNRESET, EPIPE and the like: the peer is gone.
-                checkProgrammingError("send", code)
-                return .closed
-            }
+            if let failed = failure(of: "send") { return failed }
+        }
+    }
+
+    /// What a failed `read` or `send` left in errno: nil to retry (EINTR), `.wouldBlock`, else `.closed`
+    /// (ECONNRESET, EPIPE and the like: the peer is gone; a bug's errno is logged first).
+    private static func failure(of call: StaticString) -> IOResult? {
+        switch errno {
+        case EINTR: return nil
+        case EAGAIN, EWOULDBLOCK: return .wouldBlock
+        case let code:
+            checkProgrammingError(call, code)
+            return .closed
+        }
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor (the log's stdout or stderr), retrying EINTR and giving up
+    /// on any other error: a log line is never worth failing for.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n <= 0 { if errno == EINTR { continue }; return }
+            offset += n
         }
     }
 
