@@ -73,6 +73,16 @@ extension UnsafeBufferPointer<UInt8> {
         String(decoding: UnsafeBufferPointer(rebasing: self[range]), as: UTF8.self)
     }
 
+    /// The byte a `%` HEXDIG HEXDIG escape at `index` stands for (RFC 3986 §2.1), or nil when there is none that ends
+    /// before `end`.
+    @inline(__always)
+    func percentEscape(at index: Int, before end: Int) -> UInt8? {
+        guard self[index] == ASCII.percent, index + 2 < end,
+              let high = ASCII.hexValue(self[index + 1]), let low = ASCII.hexValue(self[index + 2])
+        else { return nil }
+        return UInt8(high << 4 | low)
+    }
+
     /// True when the bytes in `range` equal `lowercase` ignoring ASCII case.
     /// `lowercase` must be lowercase letters and `-`. Only CR (0x0D | 0x20 == `-`) could alias, and callers never pass CR.
     @inline(__always)

@@ -81,10 +81,10 @@ enum PathNormalizer {
         while index < range.upperBound {
             var byte = buffer[index]
             if byte == ASCII.percent {
-                guard index + 2 < range.upperBound,
-                      let high = ASCII.hexValue(buffer[index + 1]), let low = ASCII.hexValue(buffer[index + 2])
-                else { throw HTTPParseError(.badRequest, "invalid percent-encoding in path") }
-                byte = UInt8(high << 4 | low)
+                guard let escaped = buffer.percentEscape(at: index, before: range.upperBound) else {
+                    throw HTTPParseError(.badRequest, "invalid percent-encoding in path")
+                }
+                byte = escaped
                 if byte == 0 { throw HTTPParseError(.badRequest, "NUL in path") }
                 index += 3
             } else {

@@ -67,9 +67,8 @@ public struct URLQuery: Sendable {
             let byte = bytes[index]
             if byte == ASCII.plus {
                 decoded.append(ASCII.space)
-            } else if byte == ASCII.percent, index + 2 < range.upperBound,
-                      let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2]) {
-                decoded.append(UInt8(high << 4 | low))
+            } else if let escaped = bytes.percentEscape(at: index, before: range.upperBound) {
+                decoded.append(escaped)
                 index += 2
             } else {
                 decoded.append(byte)
