@@ -20,13 +20,5 @@ public struct StationID: RawRepresentable, Hashable, Comparable, Codable, Sendab
     public var description: String { String(rawValue) }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(Int.self)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
+    // Codable comes from RawRepresentable: a bare JSON integer, as on the wire and in the saved files.
 }
