@@ -17,6 +17,9 @@ public enum Command: Equatable, Sendable {
     /// `data copy FROM TO`: copies a whole data directory (`DataCopy`).
     case dataCopy(from: String, to: String)
     case help
+
+    /// The commands without operands, by the word that names them.
+    static let named: [String: Command] = ["serve": .serve, "routes": .routes, "export": .export, "backtest": .backtest, "help": .help]
 }
 
 public struct CommandLineError: Error, CustomStringConvertible, Sendable {
@@ -60,14 +63,10 @@ public enum CommandLineParser {
         var command = Command.serve
         if arguments.first == "data" { return (try dataCommand(Array(arguments.dropFirst())), config) }
         if let first = arguments.first, !first.hasPrefix("-") {
-            switch first {
-            case "serve": command = .serve
-            case "routes": command = .routes
-            case "export": command = .export
-            case "backtest": command = .backtest
-            case "help": command = .help
-            default: throw CommandLineError("unknown command '\(first)'; expected serve or routes")
+            guard let named = Command.named[first] else {
+                throw CommandLineError("unknown command '\(first)'; expected serve or routes")
             }
+            command = named
             arguments = arguments.dropFirst()
         }
         while let flag = arguments.popFirst() {
