@@ -11,6 +11,17 @@ import Testing
     static let t0 = Date(timeIntervalSince1970: 1_790_000_000)  // a whole second
     let store = makePettyStore(AppTestSupport.sampleDataset)
 
+    /// Publishes a new snapshot: one more live NSW station.
+    func publishNewSnapshot() {
+        let before = store.current.version
+        let station = StationRecord(
+            key: StationKey(provider: .nsw, sourceID: "memo-\(before)"), name: "Memo Servo", brand: "Ampol", address: "1 George St",
+            suburb: "Sydney", state: .NSW, postcode: "2000", location: Coordinate(latitude: -33.87, longitude: 151.21))
+        let price = PriceRecord(station: station.key, fuel: .U91, price: PriceTenths(tenths: 1_899), updatedAt: Self.t0)
+        _ = store.apply(ProviderUpdate(provider: .nsw, stations: [station], prices: [price], asOf: Self.t0), source: .live, at: Self.t0)
+        #expect(store.current.version > before)
+    }
+
     /// Builds counted by the memo for `key` at `wall`.
     final class Builds: @unchecked Sendable { var count = 0 }
 
@@ -32,7 +43,7 @@ import Testing
         let builds = Builds()
         #expect(get(memo, "a", at: Self.t0, .snapshot, counting: builds) == "a#1")
         #expect(get(memo, "a", at: Self.t0.addingTimeInterval(86_400), .snapshot, counting: builds) == "a#1")
-        _ = store.replace(with: store.current.dataset)
+        publishNewSnapshot()
         #expect(get(memo, "a", at: Self.t0.addingTimeInterval(86_400), .snapshot, counting: builds) == "a#2")
     }
 
@@ -86,7 +97,7 @@ import Testing
         let memo = SnapshotMemo()
         let builds = Builds()
         let old = store.current
-        _ = store.replace(with: old.dataset)
+        publishNewSnapshot()
         #expect(get(memo, "a", at: Self.t0, .snapshot, counting: builds) == "a#1")
         #expect(get(memo, "a", view: old, at: Self.t0, .snapshot, counting: builds) == "a#2")
         #expect(get(memo, "a", view: old, at: Self.t0, .snapshot, counting: builds) == "a#3")
