@@ -13,9 +13,8 @@ package func routes(_ app: Application, context: PettyContext, version: String, 
     try app.register(collection: ReferenceController(context: context))
     try app.register(collection: StationHistoryController(context: context))
     try app.register(collection: TomorrowController(context: context))
-    let advice = AdviceCache()
-    try app.register(collection: AdviceController(context: context, cache: advice))
-    try app.register(collection: SummaryController(context: context, advice: advice))
+    try app.register(collection: AdviceController(context: context))
+    try app.register(collection: SummaryController(context: context))
     try app.register(collection: HealthController(context: context, version: version, detail: detail))
     try app.register(collection: SharePageController(context: context))
     if let android = context.android { try app.register(collection: AssetLinksController(app: android)) }

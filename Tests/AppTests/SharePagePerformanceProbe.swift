@@ -29,14 +29,12 @@ struct SharePagePerformanceProbe {
         let waSlot = try require(view.snapshot.entries.firstIndex { $0.station.state == .WA && $0.prices.contains { $0.tomorrow != nil } })
         let origin = try PublicURL(validating: "https://petty.example")
         let now = view.clocks.now(for: .wa, wall: Date())
-        let cache = SharePageCache(appStoreID: "123456789")
 
         let build = microseconds(per: 2_000) { _ = StationSharePage.build(entry: view.snapshot.entries[slot], status: view.snapshot.status(of: .nsw), appStoreID: "1") }
-        let page = cache.page(slot: slot, in: view)
+        let page = StationSharePage.build(entry: view.snapshot.entries[slot], status: view.snapshot.status(of: .nsw), appStoreID: "123456789")
         let render = microseconds(per: 100_000) { _ = page.render(now: now, origin: origin) }
-        let waPage = cache.page(slot: waSlot, in: view)
+        let waPage = StationSharePage.build(entry: view.snapshot.entries[waSlot], status: view.snapshot.status(of: .wa), appStoreID: "123456789")
         let waRender = microseconds(per: 100_000) { _ = waPage.render(now: now, origin: origin) }
-        let cached = microseconds(per: 100_000) { _ = cache.page(slot: slot, in: view).render(now: now, origin: origin) }
         let accept = microseconds(per: 100_000) {
             _ = MediaPreference(accept: ["text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"])
         }
@@ -50,7 +48,6 @@ struct SharePagePerformanceProbe {
           build station 1 page parts (once per snapshot): \(String(format: "%.2f", build)) µs
           render station 1 (NSW, 7 prices, \(page.render(now: now, origin: origin).body.count) B): \(String(format: "%.2f", render)) µs
           render WA station with tomorrow (\(waPage.render(now: now, origin: origin).body.count) B): \(String(format: "%.2f", waRender)) µs
-          cache lookup + render: \(String(format: "%.2f", cached)) µs
           Accept parse (Chrome header): \(String(format: "%.2f", accept)) µs
           in-memory request GET /stations/1 (parse + middleware + handler): \(String(format: "%.2f", wholeRequest)) µs
           in-memory request GET /v1/stations/1 for comparison: \(String(format: "%.2f", v1Request)) µs

@@ -23,14 +23,15 @@ struct AdviceBoard: Sendable {
     let waSource: DataSource
     /// The wall clock the board was built at (its answers are judged by each state's clock at that instant).
     let builtAt: Date
-    /// Summaries rendered from this board, filled on first use.
-    let summaries = SummaryMemo()
+    /// Each state's clock (live data by the wall clock, sample data by its capture instant).
+    let clocks: DataClocks
 
     static let outsideReason = "That point is outside the Sydney, Melbourne, Brisbane, Adelaide and Perth metro areas, the cities whose prices move in a cycle."
 
     init(view: PettyView, wall: Date) {
         version = view.version
         builtAt = wall
+        clocks = view.clocks
         var validUntil: [MetroArea: Date] = [:]
         let waBoard = view.index.tomorrowBoard(now: view.clocks.now(for: .WA, wall: wall))
         waTomorrow = waBoard.isPublished ? waBoard : nil
@@ -103,9 +104,14 @@ struct AdviceBoard: Sendable {
         return json.bytes
     }
 
-    /// Whether this board still answers for `city` at `now` (its state's clock) in `view`.
-    func isValid(for view: PettyView, city: MetroArea, now: Date) -> Bool {
-        version == view.version && now < (validUntil[city] ?? .distantPast)
+    /// Whether this board still answers for every city at `wall`, each judged by its state's clock. What is
+    /// rendered from the board (summary parts) lives exactly as long.
+    var freshness: SnapshotMemo.Freshness {
+        let clocks = clocks
+        let validUntil = validUntil
+        return .whilst { wall in
+            validUntil.allSatisfy { city, until in clocks.now(for: city.state, wall: wall) < until }
+        }
     }
 
     /// The next instant an answer for `state` can change without new data: local midnight, and in WA the next
@@ -196,49 +202,5 @@ struct AdviceBoard: Sendable {
             json.null()
         }
         json.raw("}")
-    }
-}
-
-/// The current `AdviceBoard`, rebuilt on the first request after the snapshot changes or a boundary passes.
-final class AdviceCache: Sendable {
-    private let board = Mutex<AdviceBoard?>(nil)
-
-    func board(for view: PettyView, city: MetroArea?, context: PettyContext) -> AdviceBoard {
-        board(for: view, cities: city.map { [$0] } ?? [], context: context)
-    }
-
-    /// The board for `view`, still valid for every one of `cities` by their states' clocks.
-    func board(for view: PettyView, cities: [MetroArea], context: PettyContext) -> AdviceBoard {
-        let wall = context.clock()
-        if let current = board.withLock({ $0 }), current.version == view.version,
-            cities.allSatisfy({ current.isValid(for: view, city: $0, now: view.clocks.now(for: $0.state, wall: wall)) })
-        {
-            return current
-        }
-        let fresh = AdviceBoard(view: view, wall: wall)
-        board.withLock { $0 = fresh }
-        return fresh
-    }
-}
-
-/// Summary parts per state and fuel, built on first request against one board; and the whole answer without
-/// `near` for the current minute (its cheapest three depend on which stations are open, judged to the minute).
-final class SummaryMemo: Sendable {
-    private let table = Mutex<[StateFuel: SummaryParts]>([:])
-    private let bodies = Mutex<[StateFuel: (minute: Int, response: Response)]>([:])
-
-    func parts(_ key: StateFuel, build: () -> SummaryParts) -> SummaryParts {
-        if let parts = table.withLock({ $0[key] }) { return parts }
-        let parts = build()
-        table.withLock { $0[key] = parts }
-        return parts
-    }
-
-    /// The answer for `key` at `minute`, built at most once per minute; one minute kept per key.
-    func response(_ key: StateFuel, minute: Int, build: () throws -> Response) rethrows -> Response {
-        if let kept = bodies.withLock({ $0[key] }), kept.minute == minute { return kept.response }
-        let response = try build()
-        bodies.withLock { $0[key] = (minute, response) }
-        return response
     }
 }

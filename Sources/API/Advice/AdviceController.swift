@@ -5,7 +5,6 @@ import HTTP
 /// `GET /v1/advice?fuel=U91&near=lat,lng` (or `&city=sydney`): fill up now or wait, from the city's price cycle.
 struct AdviceController: RouteCollection {
     let context: PettyContext
-    let cache: AdviceCache
 
     func boot(routes: RoutesBuilder) throws {
         routes.get("v1", "advice", use: advice)
@@ -18,13 +17,13 @@ struct AdviceController: RouteCollection {
         let view = context.store.current
         guard let city = target else {
             // Outside every metro area; in WA, published tomorrow prices nearby still answer (by WA's clock).
-            let board = cache.board(for: view, city: .perth, context: context)
+            let board = context.adviceBoard(view)
             guard let fragment = board.nearbyFragment(fuel: fuel, near: try params.coordinate(), snapshot: view.snapshot) else {
                 return board.outside[fuel]!
             }
             return AdviceBoard.response(fragment: fragment, meta: view.rendered.meta(for: .WA), lastModified: view.rendered.lastModified)
         }
-        return cache.board(for: view, city: city, context: context).responses[MetroFuel(city, fuel)]!
+        return context.adviceBoard(view).responses[MetroFuel(city, fuel)]!
     }
 
     /// The city asked for: `city` when given (it wins over `near`), else the metro area containing `near`

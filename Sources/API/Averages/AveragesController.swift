@@ -11,10 +11,14 @@ struct AveragesController: RouteCollection {
     }
 
     func averages(_ request: Request) throws -> Response {
+        let view = context.store.current
+        return try context.memoized(request, in: view, freshness: .snapshot) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .averages)
         let state = try params.state()
         let fuel = try params.fuel()
-        let view = context.store.current
         // Each state row, followed by its region rows where the state has regions (WA: metro, regional).
         let regional = Dictionary(grouping: view.averages.regional) { StateFuel($0.state, $0.fuel) }
         let rows = view.averages.all

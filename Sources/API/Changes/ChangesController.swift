@@ -19,6 +19,12 @@ struct ChangesController: RouteCollection {
     /// `{"type":"station",...,"station":{...}}` a station to replace whole (details and prices), and
     /// `{"type":"station","removed":true,...}` a station gone with its prices.
     func changes(_ request: Request) throws -> Response {
+        let view = context.store.current
+        // Judged by the clock: a cursor or `since` from the future.
+        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .changes)
         let state = try params.state()
         let fuel = try params.fuel()
@@ -33,7 +39,6 @@ struct ChangesController: RouteCollection {
         // Neither: from the beginning (a first sync pages through every current station and price).
         let asked = try params.date("since")
         let since = cursor == nil ? asked : nil
-        let view = context.store.current
         let feed = view.changeFeed
         let start = cursor ?? since.map(ChangeCursor.after(instant:))
         if let cursor, ChangeHorizon.isFromTheFuture(cursor, feed: feed, wall: context.clock()) {

@@ -14,8 +14,13 @@ struct StationHistoryController: RouteCollection {
     }
 
     func history(_ request: Request) throws -> Response {
-        let raw = request.parameters.get("id") ?? ""
         let view = context.store.current
+        // Judged by the clock: the window ends on the station's state's day.
+        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
+        let raw = request.parameters.get("id") ?? ""
         guard let id = StationID(raw[...]), let entry = view.snapshot[id] else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }

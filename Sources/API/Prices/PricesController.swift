@@ -13,6 +13,13 @@ struct PricesController: RouteCollection {
     }
 
     func cheapest(_ request: Request) throws -> Response {
+        let view = context.store.current
+        // A point is per client: computed each time. The rest judges open now by the clock.
+        guard !PerClientQuery.has(request, "near") else { return try render(request, view: view) }
+        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .cheapest)
         let fuel = try params.requiredFuel()
         let near = try params.coordinate()
@@ -27,7 +34,6 @@ struct PricesController: RouteCollection {
         let fill = try params.fillPlan(near: near, fuels: [fuel])
         let sort = try params.choice("sort", as: CheapestSort.self) ?? .price
         if sort == .fillCost && fill == nil { throw params.bad("sort=fill_cost needs near=lat,lng") }
-        let view = context.store.current
         let openNow = OpenNowJudge(clocks: view.clocks, wall: context.clock())
         let access = AccessFilter(
             opening: opening, excludesMembersOnly: !membersOnly, clocks: openNow.clocks, wall: openNow.wall,

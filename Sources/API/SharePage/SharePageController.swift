@@ -6,13 +6,12 @@ import HTTP
 /// `application/json` get exactly the `GET /v1/stations/:id` body and ETag. Both say `Vary: Accept`.
 struct SharePageController: RouteCollection {
     let context: PettyContext
-    let pages: SharePageCache
+    /// Whether an app is configured (App Store id or Android package): the page then links "Open in Petty".
+    let hasApp: Bool
 
     init(context: PettyContext) {
         self.context = context
-        self.pages = SharePageCache(
-            appStoreID: context.appStoreID, publicURL: context.publicURL,
-            hasApp: !(context.appStoreID ?? "").isEmpty || context.android != nil)
+        hasApp = !(context.appStoreID ?? "").isEmpty || context.android != nil
     }
 
     func boot(routes: RoutesBuilder) throws {
@@ -35,10 +34,18 @@ struct SharePageController: RouteCollection {
             response.headers.replaceOrAdd(name: "Vary", value: "Accept, Accept-Encoding")
             return response
         }
-        let page = pages.page(slot: slot, in: view).render(now: context.now(for: view.snapshot.entries[slot].station.provider, in: view), origin: pages.publicURL)
-        var headers = PageChrome.headers(status: .ok)
-        headers.add(name: "ETag", value: page.etag)
-        headers.add(name: "Last-Modified", value: rendered.lastModified)
-        return Response(status: .ok, headers: headers, body: page.body)
+        // Judged by the clock: tomorrow's WA prices show from their publication to the end of their day.
+        return context.memoized(request, variant: "html", in: view, freshness: .second) {
+            let entry = view.snapshot.entries[slot]
+            let page = StationSharePage.build(
+                entry: entry, status: view.snapshot.status(of: entry.station.provider), appStoreID: context.appStoreID,
+                openInApp: hasApp ? context.publicURL : nil, standing: { view.index.judge.standing(of: $0, at: entry.station) },
+                versus: { view.index.versusAverageComparison($0, slot: slot) }
+            ).render(now: context.now(for: entry.station.provider, in: view), origin: context.publicURL)
+            var headers = PageChrome.headers(status: .ok)
+            headers.add(name: "ETag", value: page.etag)
+            headers.add(name: "Last-Modified", value: rendered.lastModified)
+            return Response(status: .ok, headers: headers, body: page.body)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Fuel
+import HTTP
 import Providers
 
 /// What controllers share: the store and a clock (injectable for tests).
@@ -7,6 +8,8 @@ package struct PettyContext: Sendable {
     package let store: PettyStore
     package let clock: @Sendable () -> Date
     package let startedAt: Date
+    /// Bodies and derived values rendered once per snapshot (`SnapshotMemo`), shared by every controller.
+    let memo = SnapshotMemo()
     package let appStoreID: String?
     /// The base of absolute URLs on pages (`PETTY_PUBLIC_URL`, or the listen address).
     package var publicURL = PublicURL(listenHost: "127.0.0.1", port: 8080)
@@ -39,6 +42,15 @@ package struct PettyContext: Sendable {
     /// "Now" for answers about `state`: the wall clock for live data, the capture instant for sample data.
     func now(for state: AustralianState, in view: PettyView) -> Date {
         view.clocks.now(for: state, wall: clock())
+    }
+
+    /// `render`'s response for `request`, kept in the memo for the current snapshot (`view`) while `freshness`
+    /// holds by this context's clock.
+    func memoized(
+        _ request: Request, variant: String = "", in view: PettyView, freshness: SnapshotMemo.Freshness,
+        render: () throws -> Response
+    ) rethrows -> Response {
+        try memo.response(request, variant: variant, in: view, wall: clock(), freshness: freshness, render: render)
     }
 
     /// "Now" for `provider`'s data.

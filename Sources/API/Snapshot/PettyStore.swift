@@ -8,7 +8,7 @@ package typealias PettyView = SnapshotView<RenderedSnapshot>
 
 /// `clock` is the app's (injectable) wall clock: rendering judges each station's `open_now` with it.
 package func makePettyStore(_ dataset: Dataset, clock: @escaping @Sendable () -> Date = { Date() }) -> PettyStore {
-    let memo = RenderMemo()
+    let memo = FragmentCarryOver()
     return PettyStore(initial: dataset) { basis in
         RenderedSnapshot.render(basis, memo: memo, wall: clock())
     }

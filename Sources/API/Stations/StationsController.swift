@@ -15,6 +15,13 @@ struct StationsController: RouteCollection {
     }
 
     func list(_ request: Request) throws -> Response {
+        let view = context.store.current
+        // Points and favourites are per client: computed each time. The rest judges open now by the clock.
+        guard !PerClientQuery.has(request, "near", "ids") else { return try render(request, view: view) }
+        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .stations)
         let near = try params.coordinate()
         let ids = try params.ids()
@@ -33,7 +40,6 @@ struct StationsController: RouteCollection {
         query.brands = try params.list("brand")
         query.excludedBrands = try params.list("exclude_brand")
         query.fill = try params.fillPlan(near: near, fuels: query.fuels)
-        let view = context.store.current
         let wall = context.clock()
         query.access = try params.openNowFilter(in: view, wall: wall)
         let compact = try params.bool("compact") ?? false

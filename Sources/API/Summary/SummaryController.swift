@@ -7,7 +7,6 @@ import HTTP
 /// per request, since whether a station is open changes with the minute.
 struct SummaryController: RouteCollection {
     let context: PettyContext
-    let advice: AdviceCache
 
     /// Stations within this distance of `near` are "near": a short drive to save a few cents.
     static let nearRadiusKm = 10.0
@@ -48,14 +47,14 @@ struct SummaryController: RouteCollection {
         let view = context.store.current
         // With `near`, the advice `/v1/advice` gives for that point (none of a city's outside every metro area).
         let city = near.flatMap(MetroArea.containing)
-        let board = advice.board(for: view, cities: [MetroArea.capital(of: state), city ?? .perth].compactMap { $0 }, context: context)
-        let parts = board.summaries.parts(StateFuel(state, fuel)) { SummaryParts(view: view, board: board, state: state, fuel: fuel) }
+        let board = context.adviceBoard(view)
+        let parts = context.summaryParts(StateFuel(state, fuel), board: board, view: view)
         // The cheapest three follow `/v1/prices/cheapest`'s access rule (no station known to be closed now, no
-        // members-only one), judged at the current minute like `open_now` itself: without `near` the whole answer
-        // is kept for that minute; with `near` (a point per request) it is built each time.
+        // members-only one), judged by the clock like `open_now` itself: without `near` the whole answer is kept
+        // in the memo while that judgement holds; with `near` (a point per request) it is built each time.
         let wall = context.clock()
         guard near != nil else {
-            return try board.summaries.response(StateFuel(state, fuel), minute: Int((wall.timeIntervalSince1970 / 60).rounded(.down))) {
+            return try context.memoized(request, in: view, freshness: .second) {
                 try Self.body(view: view, board: board, parts: parts, state: state, fuel: fuel, near: nil, city: nil, wall: wall)
             }
         }

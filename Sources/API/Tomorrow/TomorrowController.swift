@@ -14,6 +14,13 @@ struct TomorrowController: RouteCollection {
     }
 
     func tomorrow(_ request: Request) throws -> Response {
+        let view = context.store.current
+        // A point or favourites are per client: computed each time. The rest is judged by WA's clock (06:00, 14:30).
+        guard !PerClientQuery.has(request, "near", "ids") else { return try render(request, view: view) }
+        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .tomorrow)
         let state = try params.state() ?? .WA
         let fuel = try params.fuel()
@@ -22,7 +29,6 @@ struct TomorrowController: RouteCollection {
         let ids = try params.ids()
         let limit = try params.int("limit", in: 1...StationsController.maxLimit, default: 100)
         let offset = try params.int("offset", in: 0...1_000_000, default: 0)
-        let view = context.store.current
         var meta = MetaDTO(view.rendered.meta(for: state))
         guard Self.publishingStates.contains(state) else {
             let dto = TomorrowDTO(

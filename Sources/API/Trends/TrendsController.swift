@@ -14,13 +14,17 @@ struct TrendsController: RouteCollection {
     }
 
     func trends(_ request: Request) throws -> Response {
+        let view = context.store.current
+        return try context.memoized(request, in: view, freshness: .snapshot) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .trends)
         guard let state = try params.state() else {
             throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let fuel = try params.requiredFuel()
         let days = try params.int("days", in: 1...Self.maxTrendDays, default: Self.defaultTrendDays)
-        let view = context.store.current
         let asOf = view.index.dataDays[state]
         let trend = view.history.trend(state: state, fuel: fuel, days: days, through: asOf)
         let dto = TrendDTO(

@@ -32,7 +32,7 @@ public enum BenchmarkFacade {
 
     /// A store that renders exactly as the server's does (with the render memo), publishing `dataset`.
     public static func makeServerStore(_ dataset: Dataset) -> FuelStore<Int> {
-        let memo = RenderMemo()
+        let memo = FragmentCarryOver()
         return FuelStore<Int>(initial: dataset) { basis in
             let rendered = RenderedSnapshot.render(basis, memo: memo)
             return rendered.detailBodies.count

@@ -4,9 +4,9 @@ import Testing
 @testable import API
 @testable import App
 
-@Suite struct RenderMemoTests {
+@Suite struct FragmentCarryOverTests {
     @Test func aStatusOnlyChangeReusesTheStationJSONAndAPriceChangeDoesNot() throws {
-        let memo = RenderMemo()
+        let memo = FragmentCarryOver()
         let store = PettyStore(initial: AppTestSupport.sampleDataset) { basis in
             RenderedSnapshot.render(basis, memo: memo)
         }
@@ -24,7 +24,7 @@ import Testing
             return next
         }
         let afterFailure = store.current
-        #expect(RenderMemo.sameStorage(before.snapshot.entries, afterFailure.snapshot.entries))
+        #expect(FragmentCarryOver.sameStorage(before.snapshot.entries, afterFailure.snapshot.entries))
         #expect(afterFailure.rendered.fragments == before.rendered.fragments)
         #expect(afterFailure.rendered.detailBodies == before.rendered.detailBodies)
 
