@@ -91,30 +91,32 @@ enum StationListBody {
         let rendered = view.rendered
         let meta = rendered.meta(for: state)
         var capacity = 128
-        for hit in page.hits { capacity += rendered.fragments[hit.slot].count + 24 }
+        // `open_now` and `distance_km`, and the fill cost and saving or the caller's fields.
+        let perStation = fill == nil && extra == nil ? 40 : 96
+        for hit in page.hits { capacity += rendered.fragments[hit.slot].count + perStation }
         var json = JSONWriter(capacity: capacity)
         var hash = FNV1a()
         hash.combine(rawQuery ?? "")
         hash.combine(UInt64(page.total))
         json.raw("{\"data\":[")
+        let entries = view.snapshot.entries
         for (index, hit) in page.hits.enumerated() {
             let slot = hit.slot
             if index > 0 { json.raw(",") }
             json.raw(rendered.fragments[slot])
-            let open = openNow(view.snapshot.entries[slot].station)
+            let open = openNow(entries[slot].station)
             StationEncoding.writeOpenNow(open, into: &json)
             hash.combine(StationEncoding.openNowByte(open))
             if let distance = hit.distanceKm, distance.isFinite {
                 json.raw(",\"distance_km\":")
-                json.decimal(distance, places: 2)
+                json.hundredths(distance)
             }
             // Derived from the query and other stations' prices too (`saving`), so hashed as written.
             if fill != nil || extra != nil {
-                var fields = JSONWriter(capacity: 64)
-                fill?.write(hit, into: &fields)
-                extra?(index, &fields)
-                json.raw(fields.bytes)
-                hash.combine(fields.bytes)
+                let start = json.bytes.count
+                fill?.write(hit, into: &json)
+                extra?(index, &json)
+                for byte in json.bytes[start...] { hash.combine(byte) }
             }
             json.raw("}")
             hash.combine(rendered.hashes[slot])

@@ -78,10 +78,14 @@ struct SummaryController: RouteCollection {
             json.null()
         }
         json.raw(",\"cheapest\":[")
-        let page = try? view.index.cheapest(
-            fuel: fuel, near: near, radiusKm: near == nil ? nil : Self.nearRadiusKm, state: near == nil ? state : nil,
-            limit: Self.cheapestCount, access: access)
-        for (position, match) in (page?.matches ?? []).enumerated() {
+        let matches: [StationMatch]
+        if let near {
+            // Only the three cheapest are looked for; the rest of the circle is never ranked (a point per request).
+            matches = view.index.cheapestNear(fuel: fuel, point: near, radiusKm: Self.nearRadiusKm, limit: Self.cheapestCount, access: access)
+        } else {
+            matches = (try? view.index.cheapest(fuel: fuel, state: state, limit: Self.cheapestCount, access: access))?.matches ?? []
+        }
+        for (position, match) in matches.enumerated() {
             if position > 0 { json.raw(",") }
             Self.write(match, fuel: fuel, openNow: openNow(match.station), into: &json)
         }
@@ -117,7 +121,7 @@ struct SummaryController: RouteCollection {
         json.raw(",\"price\":")
         if let price = match.price ?? match.entry.price(of: fuel) { json.price(price.price) } else { json.null() }
         json.raw(",\"distance_km\":")
-        if let distance = match.distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
+        if let distance = match.distanceKm, distance.isFinite { json.hundredths(distance) } else { json.null() }
         StationEncoding.writeOpenNow(openNow, into: &json)
         json.raw(",\"membership_required\":")
         StationEncoding.writeOptional(match.station.access?.membershipRequired, into: &json)

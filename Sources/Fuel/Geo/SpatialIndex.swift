@@ -99,18 +99,25 @@ public struct SpatialIndex: Sendable {
 
     /// Stations within `radiusKm` (great-circle) of `point`, unordered.
     public func near(_ point: Coordinate, radiusKm: Double) -> [Hit] {
-        guard point.isValid, radiusKm.isFinite, radiusKm >= 0 else { return [] }
         var hits: [Hit] = []
+        forEach(near: point, radiusKm: radiusKm, where: { _ in true }) { hits.append($0) }
+        return hits
+    }
+
+    /// Calls `body` with each station within `radiusKm` (great-circle) of `point` that `wanted` admits, in no
+    /// particular order; allocates nothing. `wanted` sees only stations inside the circle's bounding box and runs
+    /// before the distance, so a station it refuses costs no trigonometry.
+    public func forEach(near point: Coordinate, radiusKm: Double, where wanted: (Int) -> Bool, _ body: (Hit) -> Void) {
+        guard point.isValid, radiusKm.isFinite, radiusKm >= 0 else { return }
         let box = BoundingBox(around: point, radiusKm: radiusKm)
         let cosLatitude = point.cosLatitude
         forEachCandidate(in: box) { slot in
             // The cells overshoot the circle; the bounding box rejects most candidates without trigonometry.
             let candidate = points[slot]
-            guard box.contains(candidate) else { return }
+            guard box.contains(candidate), wanted(slot) else { return }
             let distance = point.distanceKm(to: candidate, cosLatitude: cosLatitude, otherCosLatitude: cosLatitudes[slot])
-            if distance <= radiusKm { hits.append(Hit(slot: slot, distanceKm: distance)) }
+            if distance <= radiusKm { body(Hit(slot: slot, distanceKm: distance)) }
         }
-        return hits
     }
 
     /// Stations inside `box` (edges included), in ascending slot order.

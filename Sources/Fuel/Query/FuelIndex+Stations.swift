@@ -188,7 +188,14 @@ extension FuelIndex {
                 add(slot, order: seen.count)
             }
         } else if let near = query.near, let radius = query.radiusKm {
-            for hit in spatial.near(near, radiusKm: radius) { add(hit.slot, order: hit.slot, distance: hit.distanceKm) }
+            // The cheap per-slot tests run before the distance: a station they refuse costs no trigonometry.
+            spatial.forEach(near: near, radiusKm: radius, where: { slot in
+                if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return false }
+                guard let fuelBase else { return true }
+                return priceTable[fuelBase + slot] >= 0 && (!ranksByPrice || standingTable[fuelBase + slot] == 0)
+            }) { hit in
+                add(hit.slot, order: hit.slot, distance: hit.distanceKm)
+            }
         } else if let bbox = query.bbox {
             for slot in spatial.within(bbox) { add(slot, order: slot) }
         } else if let postcode = query.postcode {
