@@ -6,14 +6,8 @@ extension History {
     public static func replaying(
         _ updates: some Sequence<ProviderUpdate>, into history: History = History(), source: DataSource = .live
     ) -> History {
-        var snapshot = Snapshot.empty
-        var registry = StationRegistry()
         var history = history
-        for update in updates.sorted(by: { $0.asOf < $1.asOf }) {
-            let result = snapshot.merging(update, registry: registry, source: source, at: update.asOf)
-            guard result.report.isApplied else { continue }
-            snapshot = result.snapshot
-            registry = result.registry
+        _ = Snapshot.replaying(updates, registry: StationRegistry(), source: source) { snapshot, update in
             history = history.recording(snapshot, provider: update.provider, describedDay: update.describedDay)
         }
         return history

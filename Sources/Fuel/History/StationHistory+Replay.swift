@@ -8,14 +8,8 @@ extension StationHistory {
         _ updates: some Sequence<ProviderUpdate>, registry: StationRegistry, into history: StationHistory = StationHistory(),
         source: DataSource = .live
     ) -> (history: StationHistory, registry: StationRegistry) {
-        var snapshot = Snapshot.empty
-        var registry = registry
         var history = history
-        for update in updates.sorted(by: { $0.asOf < $1.asOf }) {
-            let result = snapshot.merging(update, registry: registry, source: source, at: update.asOf)
-            guard result.report.isApplied else { continue }
-            snapshot = result.snapshot
-            registry = result.registry
+        let registry = Snapshot.replaying(updates, registry: registry, source: source) { snapshot, update in
             history = history.recording(snapshot, provider: update.provider)
         }
         return (history, registry)
