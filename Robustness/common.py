@@ -67,12 +67,12 @@ class Checks:
         return 0 if self.failed == 0 else 1
 
 
-def stop_process(proc, sig):
-    """Asks a child to stop with `sig`, then kills it if it has not exited within 10 s."""
+def stop_process(proc, sig, grace=10):
+    """Asks a child to stop with `sig`, then kills it if it has not exited within `grace` seconds."""
     if proc.poll() is None:
         proc.send_signal(sig)
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)

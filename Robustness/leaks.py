@@ -19,7 +19,7 @@ import time
 import urllib.error
 import urllib.request
 
-from common import BINARY, HOST, ROOT, Checks, die_with_parent, free_port
+from common import BINARY, HOST, ROOT, Checks, die_with_parent, free_port, stop_process
 
 SECRETS = {
     "PETTY_NSW_API_KEY": "nswkey-SECRET-7f3a9c",
@@ -131,11 +131,7 @@ def main():
         checks.check("a start-up error is a clear message", failed_start.returncode != 0 and "port" in output)
         checks.check("a start-up error echoes no credential", not any(n in output for n in needles))
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, signal.SIGTERM, grace=15)
         log.close()
         fake.shutdown()
         shutil.rmtree(work, ignore_errors=True)
