@@ -35,14 +35,17 @@ import Testing
         var visited = 0
         for box in boxes {
             var slots: [Int] = []
-            index.corridors.forEach(in: box) { slots.append($0) }
+            index.corridors.forEach(in: box) { slot, location, cosLatitude in
+                slots.append(slot)
+                #expect(location == locations[slot] && cosLatitude == locations[slot].cosLatitude)
+            }
             let expected = locations.indices.filter { locations[$0].isValid && box.contains(locations[$0]) }
             #expect(slots.sorted() == expected, "\(box)")
             visited += slots.count
         }
         #expect(visited > 1_000)
         var all: [Int] = []
-        index.corridors.forEach(in: boxes[1]) { all.append($0) }
+        index.corridors.forEach(in: boxes[1]) { slot, _, _ in all.append(slot) }
         #expect(all.count == locations.filter(\.isValid).count)
     }
 }

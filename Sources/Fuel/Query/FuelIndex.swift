@@ -27,7 +27,7 @@ public final class FuelIndex: Sendable {
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
     let timeline: [PriceChange]
-    /// Locations by slot and by longitude strip (`along`).
+    /// Stations by longitude strip, with their locations and cosines (`along`).
     public let corridors: CorridorIndex
     /// Words of names, brands and suburbs, and postcodes (`q=`, `postcode=`).
     public let search: StationSearchIndex

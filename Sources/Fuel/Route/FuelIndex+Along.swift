@@ -7,11 +7,10 @@ extension FuelIndex {
         // Per slot, its position in `hits` (-1: no leg within reach yet), where the nearest leg so far is kept.
         var position = [Int32](repeating: -1, count: snapshot.entries.count)
         var hits: [AlongHit] = []
-        let locations = corridors.locations, cosLatitudes = corridors.cosLatitudes
         for segment in 0..<route.segmentCount {
             guard let box = route.corridorBox(ofSegment: segment, detourKm: detourKm) else { continue }
-            corridors.forEach(in: box) { slot in
-                let (off, along) = route.offset(of: locations[slot], cosLatitude: cosLatitudes[slot], fromSegment: segment)
+            corridors.forEach(in: box) { slot, location, cosLatitude in
+                let (off, along) = route.offset(of: location, cosLatitude: cosLatitude, fromSegment: segment)
                 guard off <= detourKm else { return }
                 let known = Int(position[slot])
                 if known < 0 {
