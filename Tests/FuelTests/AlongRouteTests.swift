@@ -67,6 +67,24 @@ import Testing
         #expect(found > 200, "the random routes should pass many stations")
     }
 
+    /// The grid's answer is the scan's to the last bit (nearest leg, earliest on a tie), so responses cannot
+    /// depend on which cells a route crosses.
+    @Test func theCorridorIsExactlyTheBruteForceScan() throws {
+        let index = index()
+        var generator = SeededGenerator(seed: 31)
+        for _ in 0..<40 {
+            let route = try randomRoute(&generator)
+            let detour = Double.random(in: 0.1...5, using: &generator)
+            #expect(index.corridor(route, detourKm: detour) == bruteForce(index, route, detourKm: detour))
+        }
+        // A route that comes back along itself: ties between the way out and back go to the earlier leg.
+        let out = try randomRoute(&generator)
+        let there = try RoutePath(points: out.points + out.points.reversed().dropFirst())
+        let hits = index.corridor(there, detourKm: 2)
+        #expect(hits == bruteForce(index, there, detourKm: 2))
+        #expect(!hits.isEmpty)
+    }
+
     /// A straight 10 km route north; stations 1 km east at 3 km, 1.9 km west at 7 km, one 2.01 km off, one 1.5 km past the end.
     @Test func alongAndDetourAreMeasuredFromTheNearestPointOfTheRoute() throws {
         let start = Coordinate(latitude: -34, longitude: 151)

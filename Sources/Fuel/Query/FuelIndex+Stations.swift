@@ -143,7 +143,8 @@ extension FuelIndex {
         var candidates: [Candidate] = []
         // With `after`, matches up to it still count in `total` (the whole result, as with offset).
         var before = 0
-        func add(_ slot: Int, order: Int, distance: Double = .infinity) {
+        /// `matched`: how the slot matches `q`, when the candidates came from the text index itself.
+        func add(_ slot: Int, order: Int, distance: Double = .infinity, matched: StationSearchIndex.Match? = nil) {
             if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
             if let wantedBrands, !wantedBrands.contains(brandNumbers[slot]) { return }
             if !excludedBrands.isEmpty, excludedBrands.contains(brandNumbers[slot]) { return }
@@ -166,8 +167,9 @@ extension FuelIndex {
             if let postcode = query.postcode, entries[slot].station.postcode != postcode { return }
             var rank = 0
             if let textMatches {
-                if textMatches[slot] == .none { return }
-                rank = textMatches[slot] == .whole ? 0 : 1
+                let match = matched ?? textMatches[slot]
+                if match == .none { return }
+                rank = match == .whole ? 0 : 1
             }
             if let after = query.after, entries[slot].id <= after { before += 1; return }
             var cost = Int.max
@@ -200,6 +202,12 @@ extension FuelIndex {
             for slot in spatial.within(bbox) { add(slot, order: slot) }
         } else if let postcode = query.postcode {
             for slot in search.slots(inPostcode: postcode) { add(slot, order: slot) }
+        } else if let textMatches {
+            // Usually a handful of stations: far fewer than a state's.
+            for position in 0..<textMatches.count {
+                let slot = Int(textMatches.slots[position])
+                add(slot, order: slot, matched: textMatches.match(at: position))
+            }
         } else if let state = query.state {
             for slot in slots(in: state) { add(slot, order: slot) }
         } else {

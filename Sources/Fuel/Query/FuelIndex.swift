@@ -27,6 +27,8 @@ public final class FuelIndex: Sendable {
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
     let timeline: [PriceChange]
+    /// Stations by longitude strip, with their locations and cosines (`along`).
+    public let corridors: CorridorIndex
     /// Words of names, brands and suburbs, and postcodes (`q=`, `postcode=`).
     public let search: StationSearchIndex
     /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
@@ -75,6 +77,7 @@ public final class FuelIndex: Sendable {
         for (position, slot) in order.enumerated() { rank[slot] = Int32(position) }
         nameRank = rank
         search = StationSearchIndex(snapshot: snapshot)
+        corridors = CorridorIndex(snapshot: snapshot)
         let present = Set(entries.map(\.station.state))
         let informed = Set(entries.lazy.filter { $0.station.access.map { !$0.isEmpty } ?? false }.map(\.station.state))
         statesWithoutAccessFacts = present.subtracting(informed)

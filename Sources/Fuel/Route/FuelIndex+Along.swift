@@ -1,21 +1,29 @@
 extension FuelIndex {
-    /// Every station within `detourKm` of `route`, by slot. Candidates come from the spatial grid, one corridor
+    /// Every station within `detourKm` of `route`, by slot. Candidates come from the corridor index, one corridor
     /// box per leg, never a scan of every station: a station within reach of the route lies in the box of the
     /// leg nearest it, so that leg is measured; its offset and along distance are the nearest leg's (the earlier
     /// one on a tie, so a route passing twice reports the first pass).
     public func corridor(_ route: RoutePath, detourKm: Double) -> [AlongHit] {
-        var best: [Int: AlongHit] = [:]
-        let entries = snapshot.entries
+        // Per slot, its position in `hits` (-1: no leg within reach yet), where the nearest leg so far is kept.
+        var position = [Int32](repeating: -1, count: snapshot.entries.count)
+        var hits: [AlongHit] = []
         for segment in 0..<route.segmentCount {
             guard let box = route.corridorBox(ofSegment: segment, detourKm: detourKm) else { continue }
-            spatial.forEach(in: box) { slot in
-                let (off, along) = route.offset(of: entries[slot].station.location, fromSegment: segment)
+            corridors.forEach(in: box) { slot, location, cosLatitude in
+                let (off, along) = route.offset(of: location, cosLatitude: cosLatitude, fromSegment: segment)
                 guard off <= detourKm else { return }
-                if let known = best[slot], known.detourKm <= off { return }
-                best[slot] = AlongHit(slot: slot, alongKm: along, detourKm: off)
+                let known = Int(position[slot])
+                if known < 0 {
+                    position[slot] = Int32(hits.count)
+                    hits.append(AlongHit(slot: slot, alongKm: along, detourKm: off))
+                } else if off < hits[known].detourKm {
+                    hits[known].alongKm = along
+                    hits[known].detourKm = off
+                }
             }
         }
-        return best.values.sorted { $0.slot < $1.slot }
+        hits.sort { $0.slot < $1.slot }
+        return hits
     }
 
     /// `corridor` filtered, ordered and paged as `query` asks.

@@ -23,8 +23,12 @@ public struct RoutePath: Hashable, Sendable {
         guard points.count >= 2 else { throw .tooFewPoints }
         var cumulative = [0.0]
         cumulative.reserveCapacity(points.count)
+        // Each point's cosine once, not once per leg end.
+        let cosLatitudes = points.map(\.cosLatitude)
         for index in 1..<points.count {
-            cumulative.append(cumulative[index - 1] + points[index - 1].distanceKm(to: points[index]))
+            let leg = points[index - 1].distanceKm(
+                to: points[index], cosLatitude: cosLatitudes[index - 1], otherCosLatitude: cosLatitudes[index])
+            cumulative.append(cumulative[index - 1] + leg)
         }
         guard cumulative[cumulative.count - 1] <= maximumLengthKm else {
             throw .tooLong(lengthKm: cumulative[cumulative.count - 1], limitKm: maximumLengthKm)
@@ -40,9 +44,15 @@ public struct RoutePath: Hashable, Sendable {
     /// (kilometres per degree of longitude shrink with its latitude), accurate to well under 1% for legs of
     /// tens of km; the along distance interpolates the leg's great-circle length.
     public func offset(of point: Coordinate, fromSegment segment: Int) -> (offKm: Double, alongKm: Double) {
+        offset(of: point, cosLatitude: point.cosLatitude, fromSegment: segment)
+    }
+
+    /// `offset(of:fromSegment:)` with `point.cosLatitude` already known; bit-identical to it.
+    @inline(__always)
+    public func offset(of point: Coordinate, cosLatitude: Double, fromSegment segment: Int) -> (offKm: Double, alongKm: Double) {
         let a = points[segment], b = points[segment + 1]
         let kmPerDegree = Self.kmPerDegree
-        let xScale = kmPerDegree * point.cosLatitude
+        let xScale = kmPerDegree * cosLatitude
         let ax = (a.longitude - point.longitude) * xScale, ay = (a.latitude - point.latitude) * kmPerDegree
         let bx = (b.longitude - point.longitude) * xScale, by = (b.latitude - point.latitude) * kmPerDegree
         let dx = bx - ax, dy = by - ay

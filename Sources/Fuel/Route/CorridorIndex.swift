@@ -1,0 +1,68 @@
+/// What route searches need of a snapshot, built once: the stations in narrow north-south strips of longitude,
+/// each strip sorted by latitude and holding each station's location and `cosLatitude` (a request measures
+/// thousands of candidates and reads these, never the station records or a cosine). A leg's corridor box then
+/// visits little beyond the stations inside it (the spatial grid's 0.1° cells hold several times a 2 km corridor
+/// box's stations, and a route of 200 legs asks for 200 boxes).
+public struct CorridorIndex: Sendable {
+    private let originLongitude: Double
+    private let stripCount: Int
+    /// `members[stripStart[s]..<stripStart[s + 1]]`: the slots in strip `s`, southernmost first; stations with
+    /// invalid coordinates are in none.
+    private let stripStart: [Int32]
+    private let members: [Int32]
+    /// The latitude, longitude and `cosLatitude` of each of `members`, side by side with it: a box reads these in
+    /// order, where reading them by slot would miss the cache on nearly every station.
+    private let memberLatitudes: [Double]
+    private let memberLongitudes: [Double]
+    private let memberCosLatitudes: [Double]
+
+    /// About 1.8 km at Sydney's latitude: near a corridor's width, so a box spans a few strips.
+    static let stripDegrees = 0.02
+
+    public init(snapshot: Snapshot) {
+        let locations = snapshot.entries.map(\.station.location)
+        let valid = locations.indices.filter { locations[$0].isValid }
+        let origin = valid.map { locations[$0].longitude }.min() ?? 0
+        let count = Int((((valid.map { locations[$0].longitude }.max() ?? 0) - origin) / Self.stripDegrees).rounded(.down)) + 1
+        let strip = valid.map { Self.strip(locations[$0].longitude, origin, count) }
+        let order = valid.indices.sorted {
+            (strip[$0], locations[valid[$0]].latitude, valid[$0]) < (strip[$1], locations[valid[$1]].latitude, valid[$1])
+        }
+        var start = [Int32](repeating: 0, count: count + 1)
+        for position in order { start[strip[position] + 1] += 1 }
+        for index in 1..<start.count { start[index] += start[index - 1] }
+        originLongitude = origin
+        stripCount = count
+        stripStart = start
+        members = order.map { Int32(valid[$0]) }
+        memberLatitudes = order.map { locations[valid[$0]].latitude }
+        memberLongitudes = order.map { locations[valid[$0]].longitude }
+        memberCosLatitudes = order.map { locations[valid[$0]].cosLatitude }
+    }
+
+    private static func strip(_ longitude: Double, _ origin: Double, _ count: Int) -> Int {
+        min(count - 1, max(0, Int(((longitude - origin) / stripDegrees).rounded(.down))))
+    }
+
+    /// Calls `body` with each station inside `box` (edges included, as `BoundingBox.contains`), in no particular
+    /// order: its slot, location and `cosLatitude`.
+    @inline(__always)
+    public func forEach(in box: BoundingBox, _ body: (_ slot: Int, _ location: Coordinate, _ cosLatitude: Double) -> Void) {
+        guard !members.isEmpty else { return }
+        for strip in Self.strip(box.minLng, originLongitude, stripCount)...Self.strip(box.maxLng, originLongitude, stripCount) {
+            var low = Int(stripStart[strip]), high = Int(stripStart[strip + 1])
+            let end = high
+            while low < high {
+                let middle = (low + high) / 2
+                if memberLatitudes[middle] < box.minLat { low = middle + 1 } else { high = middle }
+            }
+            while low < end, memberLatitudes[low] <= box.maxLat {
+                let longitude = memberLongitudes[low]
+                if longitude >= box.minLng && longitude <= box.maxLng {
+                    body(Int(members[low]), Coordinate(latitude: memberLatitudes[low], longitude: longitude), memberCosLatitudes[low])
+                }
+                low += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import Fuel
+
+@Suite struct CorridorIndexTests {
+    /// 1,500 stations over a patch around Sydney, a fifth of them sharing one spot.
+    func index() -> FuelIndex {
+        var generator = SeededGenerator(seed: 11)
+        let ids = (1...1_500).map(String.init)
+        let stations = ids.map { id in
+            let number = Int(id)!
+            let latitude = number % 5 == 0 ? -33.85 : Double.random(in: -34.3 ... -33.4, using: &generator)
+            let longitude = number % 5 == 0 ? 151.2 : Double.random(in: 150.6...151.4, using: &generator)
+            return Fixture.station(.nsw, id, latitude: latitude, longitude: longitude)
+        }
+        let update = ProviderUpdate(provider: .nsw, stations: stations, prices: ids.map { Fixture.price(.nsw, $0, 1_800) }, asOf: Fixture.now)
+        return FuelIndex(snapshot: Fixture.merge(update).snapshot)
+    }
+
+    @Test func aBoxVisitsExactlyTheStationsItContains() throws {
+        let index = index()
+        let locations = index.snapshot.entries.map(\.station.location)
+        #expect(locations.count == 1_500)
+        var generator = SeededGenerator(seed: 5)
+        var boxes = [try BoundingBox(minLat: -33.85, minLng: 151.2, maxLat: -33.85, maxLng: 151.2),  // one spot, edges count
+                     try BoundingBox(minLat: -35, minLng: 150, maxLat: -33, maxLng: 152),  // everything valid
+                     try BoundingBox(minLat: -10, minLng: 120, maxLat: -9, maxLng: 121)]  // nothing
+        for _ in 0..<200 {
+            let lat = Double.random(in: -34.4 ... -33.3, using: &generator), lng = Double.random(in: 150.5...151.5, using: &generator)
+            boxes.append(try BoundingBox(
+                minLat: lat, minLng: lng, maxLat: lat + Double.random(in: 0...0.2, using: &generator),
+                maxLng: lng + Double.random(in: 0...0.2, using: &generator)))
+        }
+        var visited = 0
+        for box in boxes {
+            var slots: [Int] = []
+            index.corridors.forEach(in: box) { slot, location, cosLatitude in
+                slots.append(slot)
+                #expect(location == locations[slot] && cosLatitude == locations[slot].cosLatitude)
+            }
+            let expected = locations.indices.filter { locations[$0].isValid && box.contains(locations[$0]) }
+            #expect(slots.sorted() == expected, "\(box)")
+            visited += slots.count
+        }
+        #expect(visited > 1_000)
+        var all: [Int] = []
+        index.corridors.forEach(in: boxes[1]) { slot, _, _ in all.append(slot) }
+        #expect(all.count == locations.filter(\.isValid).count)
+    }
+}
