@@ -27,7 +27,18 @@ struct JSONWriter {
     }
 
     mutating func int(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(0x2D) }
+        digits(value.magnitude)
+    }
+
+    /// The decimal digits of `value`, written straight into the buffer (no String per number on the hot paths).
+    private mutating func digits(_ value: UInt) {
+        var divisor: UInt = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(0x30 + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     mutating func bool(_ value: Bool) {
@@ -38,31 +49,35 @@ struct JSONWriter {
 
     /// 189.9 (always one decimal).
     mutating func price(_ value: PriceTenths) {
-        bytes.append(contentsOf: value.description.utf8)
+        if value.tenths < 0 { bytes.append(0x2D) }
+        let magnitude = UInt(value.tenths.magnitude)
+        digits(magnitude / 10)
+        bytes.append(0x2E)
+        bytes.append(0x30 + UInt8(magnitude % 10))
     }
 
     /// A decimal with at most `places` fraction digits, trailing zeros trimmed (coordinates, distances).
     /// Non-finite values, and values too large to scale into an `Int` exactly, are written as `null`:
     /// validation should stop them earlier, but rendering must never trap on data.
     mutating func decimal(_ value: Double, places: Int) {
-        var scale = 1.0
+        var scale = 1
         for _ in 0..<places { scale *= 10 }
-        let magnitude = (abs(value) * scale).rounded()
+        let magnitude = (abs(value) * Double(scale)).rounded()
         guard magnitude.isFinite, magnitude < 0x1p53 else { return null() }
         let scaled = Int(magnitude)
-        let whole = scaled / Int(scale)
-        var fraction = scaled % Int(scale)
         if value < 0 && scaled != 0 { bytes.append(0x2D) }
-        bytes.append(contentsOf: String(whole).utf8)
+        // Digit by digit into the buffer: numbers are on every hot path, and a String per number is two allocations.
+        digits(UInt(scaled / scale))
+        var fraction = scaled % scale
         guard fraction != 0 else { return }
-        var digits = [UInt8](repeating: 0x30, count: places)
-        for i in stride(from: places - 1, through: 0, by: -1) {
-            digits[i] = UInt8(0x30 + fraction % 10)
-            fraction /= 10
-        }
-        while digits.last == 0x30 { digits.removeLast() }
         bytes.append(0x2E)
-        bytes.append(contentsOf: digits)
+        var place = scale / 10
+        // Trailing zeros trimmed: the loop ends with the last non-zero digit.
+        while fraction != 0 {
+            bytes.append(0x30 + UInt8(fraction / place))
+            fraction %= place
+            place /= 10
+        }
     }
 
 }

@@ -91,7 +91,7 @@ struct QueryParameters {
     func coordinate() throws -> Coordinate? {
         let name = "near"
         guard let raw = try string(name) else { return nil }
-        let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
+        let parts = raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == 2, let lat = Double(parts[0].trimmedSpaces),
               let lng = Double(parts[1].trimmedSpaces), lat.isFinite, lng.isFinite
         else { throw bad("\(name) must be 'lat,lng' in decimal degrees, e.g. \(name)=-33.8688,151.2093") }
@@ -207,11 +207,12 @@ struct QueryParameters {
 extension StringProtocol {
     /// Leading and trailing spaces and tabs removed, without Foundation's character-set machinery (hot path).
     var trimmedSpaces: String {
-        let bytes = Array(utf8)
-        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
-              let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        let text = Substring(self)
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = text.utf8.firstIndex(where: { !isSpace($0) }), let last = text.utf8.lastIndex(where: { !isSpace($0) })
         else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
+        // Short values (numbers, coordinates) stay inline in the String: no heap copy of the whole value first.
+        return String(text[first...last])
     }
 }
 

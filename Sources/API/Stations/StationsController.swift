@@ -109,7 +109,7 @@ enum StationListBody {
             hash.combine(StationEncoding.openNowByte(open))
             if let distance = hit.distanceKm, distance.isFinite {
                 json.raw(",\"distance_km\":")
-                json.hundredths(distance)
+                json.decimal(distance, places: 2)
             }
             // Derived from the query and other stations' prices too (`saving`), so hashed as written.
             if fill != nil || extra != nil {

@@ -121,7 +121,7 @@ struct SummaryController: RouteCollection {
         json.raw(",\"price\":")
         if let price = match.price ?? match.entry.price(of: fuel) { json.price(price.price) } else { json.null() }
         json.raw(",\"distance_km\":")
-        if let distance = match.distanceKm, distance.isFinite { json.hundredths(distance) } else { json.null() }
+        if let distance = match.distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
         StationEncoding.writeOpenNow(openNow, into: &json)
         json.raw(",\"membership_required\":")
         StationEncoding.writeOptional(match.station.access?.membershipRequired, into: &json)

@@ -52,7 +52,8 @@ public struct CompressionMiddleware: Middleware {
     /// matched without splitting the list.
     static func variesOnEncoding(_ headers: HTTPHeaders) -> Bool {
         for (name, value) in headers where HTTPHeaders.equalsIgnoringCase(name, "Vary") {
-            if value.contains("Accept-Encoding") { return true }
+            // What this framework writes (`Accept-Encoding`, `Accept, Accept-Encoding`), without Foundation's search.
+            if value.hasSuffix("Accept-Encoding") { return true }
             let listed = value.split(separator: ",").map { String($0).trimmingASCIIWhitespace() }
             if listed.contains(where: { $0 == "*" || HTTPHeaders.equalsIgnoringCase($0, "Accept-Encoding") }) { return true }
         }
