@@ -20,7 +20,7 @@ PETTY_LONG_SCENARIOS=1 swift test --skip-build --filter "\\.($filter)/" 2>&1 | t
 status=${PIPESTATUS[0]}
 summary=$(grep -E 'Test run with [0-9]+ tests' "$log" | tail -n 1)
 total=$(echo "$summary" | grep -oE 'with [0-9]+ tests' | grep -oE '[0-9]+')
-failed=$(grep -cE '^✘ Test .* failed after' "$log" || true)
+failed=$(grep -E '^✘ Test .* failed after' "$log" | grep -cv '^✘ Test run with' || true)
 rm -f "$log"
 if [ -z "$total" ]; then echo "0 passed, 1 failed"; exit 1; fi
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
