@@ -8,7 +8,7 @@ import Testing
 @Suite struct AdviceEndpointTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     func data(_ path: String) throws -> [String: Any] {
         let res = try app.test(.GET, path)

@@ -12,7 +12,7 @@ import Testing
 @Suite struct AlongEndpointTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     /// Parramatta to the Sydney CBD, roughly along Parramatta Road: about 22 km.
     static let route = [
@@ -110,6 +110,7 @@ import Testing
     }
 
     @Test func aLiveClientGetsStationsAlongItsRoute() async throws {
+        let app = try AppTestSupport.sampleApp()
         let port = try app.startLive()
         defer { app.shutdown() }
         let url = URL(string: "http://127.0.0.1:\(port)/v1/stations/along?polyline=\(Self.encoded(Self.route))&fuel=U91&limit=3")!

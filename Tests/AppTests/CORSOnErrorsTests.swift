@@ -6,8 +6,6 @@ import Testing
 
 /// A browser app on another origin reads error answers too: every status carries the CORS headers.
 @Suite struct CORSOnErrorsTests {
-    static let app = Result { try AppTestSupport.sampleApp() }
-
     @Test(arguments: [
         ("/v1/stations/999999", 404),
         ("/no/such/path", 404),
@@ -15,13 +13,13 @@ import Testing
         ("/v1/stations/1", 200),
     ])
     func answersToAnotherOriginCarryCORSHeaders(path: String, status: Int) throws {
-        let response = try Self.app.get().test(.GET, path, headers: ["Origin": "https://app.example", "Accept": "application/json"])
+        let response = try AppTestSupport.sharedSampleApp().test(.GET, path, headers: ["Origin": "https://app.example", "Accept": "application/json"])
         #expect(Int(response.status.code) == status)
         #expect(response.headers.first(name: "Access-Control-Allow-Origin") == "*", "\(path)")
     }
 
     @Test func aWrongMethodCarriesCORSHeadersAndAllow() throws {
-        let response = try Self.app.get().test(.DELETE, "/v1/stations/1", headers: ["Origin": "https://app.example"])
+        let response = try AppTestSupport.sharedSampleApp().test(.DELETE, "/v1/stations/1", headers: ["Origin": "https://app.example"])
         #expect(response.status == .methodNotAllowed)
         #expect(response.headers.first(name: "Access-Control-Allow-Origin") == "*")
         #expect(response.headers.first(name: "Allow") != nil)

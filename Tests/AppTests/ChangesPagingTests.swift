@@ -8,10 +8,9 @@ import Testing
 /// `/v1/prices/changes` answers at most `limit` items, even when thousands of prices share one instant (the
 /// sample NSW list was merged in one step), and following `next_cursor` visits every change exactly once.
 @Suite struct ChangesPagingTests {
-    static let app = Result { try AppTestSupport.sampleApp() }
 
     func page(_ query: String) throws -> (items: [[String: Any]], meta: [String: Any]) {
-        let response = try Self.app.get().test(.GET, "/v1/prices/changes?\(query)")
+        let response = try AppTestSupport.sharedSampleApp().test(.GET, "/v1/prices/changes?\(query)")
         #expect(response.status == .ok, "\(query): \(response.bodyString.prefix(200))")
         let json = try AppTestSupport.json(response)
         return (try require(json["data"] as? [[String: Any]]), try require(json["meta"] as? [String: Any]))
@@ -59,10 +58,10 @@ import Testing
         // With a cursor, since is ignored.
         #expect(try page("since=1970-01-01T00:00:00Z&cursor=\(cursor)").items.isEmpty)
         // A cursor from the future (here +inf) would never advance: refused, pointing to sync_token.
-        let future = try Self.app.get().test(.GET, "/v1/prices/changes?cursor=c1.7ff8000000000000.1.U91")
+        let future = try AppTestSupport.sharedSampleApp().test(.GET, "/v1/prices/changes?cursor=c1.7ff8000000000000.1.U91")
         #expect(future.status == .badRequest && future.bodyString.contains("sync_token"))
         for bad in ["cursor=xyz", "cursor=c1.zz.1.U91", "cursor=c1.1.1.XX", "since=2026-01-01T00:00:00Z&cursor=c1.1.0.U91", "since=yesterday"] {
-            let response = try Self.app.get().test(.GET, "/v1/prices/changes?\(bad)")
+            let response = try AppTestSupport.sharedSampleApp().test(.GET, "/v1/prices/changes?\(bad)")
             #expect(response.status == .badRequest, "\(bad)")
         }
     }

@@ -43,7 +43,7 @@ struct CompressionEndpointTests {
     }
 
     @Test func aStationDetailIsCompressedOnceAndServedFromTheSnapshot() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let first = try app.test(.GET, "/v1/stations/1", headers: ["Accept-Encoding": "gzip"])
         let second = try app.test(.GET, "/v1/stations/1", headers: ["Accept-Encoding": "gzip"])
         #expect(first.headers.first(name: "Content-Encoding") == "gzip")
@@ -53,7 +53,7 @@ struct CompressionEndpointTests {
     }
 
     @Test func aClientRefusingEveryEncodingGets406() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let response = try app.test(.GET, "/v1/stations?state=NSW&limit=50", headers: ["Accept-Encoding": "identity;q=0"])
         #expect(response.status == .notAcceptable)
         #expect(response.bodyString.contains(#""error":true"#))

@@ -8,7 +8,7 @@ import Testing
 @testable import App
 
 /// One server per data directory: two would assign station ids independently and overwrite each other's files.
-@Suite(.serialized) struct DataDirectoryLockTests {
+@Suite(.serialized, .longScenario) struct DataDirectoryLockTests {
     @Test func aSecondServerOnTheSameDirectoryFailsToStartAndNamesTheDirectory() throws {
         let directory = AppTestSupport.temporaryDirectory()
         let dataset = PersistenceTestSupport.smallDataset

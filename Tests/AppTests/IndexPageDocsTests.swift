@@ -12,7 +12,7 @@ import Testing
     }
 
     static func indexPage() throws -> String {
-        let response = try AppTestSupport.sampleApp().test(.GET, "/")
+        let response = try AppTestSupport.sharedSampleApp().test(.GET, "/")
         #expect(response.status == .ok)
         return response.bodyString
     }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct InsightsEndpointTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     static func prices(_ station: [String: Any]) -> [[String: Any]] { station["prices"] as? [[String: Any]] ?? [] }
 

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func changesEchoesAnEarlySinceAsADateTime() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let res = try app.test(.GET, "/v1/prices/changes?since=0056-01-26T03%3A18%3A20.33Z&limit=1")
         #expect(res.status == .ok)
         let meta = try require(try AppTestSupport.json(res)["meta"] as? [String: Any])

@@ -9,7 +9,7 @@ import Testing
 @Suite struct MapViewportTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     /// All of NSW (the sample's 3,289 stations span it): the largest page a map can ask for.
     static let nsw = "bbox=-37.6,140.9,-28.1,153.7"

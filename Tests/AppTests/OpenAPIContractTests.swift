@@ -164,7 +164,7 @@ import Testing
 
     @Test func everyRegisteredRouteIsDocumented() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         #expect(!app.routes.isEmpty)
         let undocumented = Self.undocumentedRoutes(app.routes, in: spec)
         #expect(undocumented.isEmpty, "registered but missing from Public/openapi.json: \(undocumented)")
@@ -182,7 +182,7 @@ import Testing
 
     @Test func everyDocumentedOperationIsRegistered() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let registered = Set(app.routes.map { "\($0.method.rawValue) \(Self.openAPIPath($0))" })
         let registeredPaths = Set(app.routes.map(Self.openAPIPath))
         for operation in spec.operations {
@@ -197,7 +197,7 @@ import Testing
 
     @Test func documentedOperationsAnswerWithTheDocumentedShapes() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let registeredPaths = Set(app.routes.map(Self.openAPIPath))
         var checked = 0
         for operation in spec.operations where operation.method == "get" && registeredPaths.contains(operation.path) {
@@ -223,7 +223,7 @@ import Testing
 
     @Test func otherBranchesAnswerWithTheDocumentedShapes() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         for target in Self.variants {
             let operation = try #require(Self.operation(for: target, in: spec), "\(target) is not documented")
             let response = ObservedResponse(try app.test(.GET, target))
@@ -257,7 +257,7 @@ import Testing
     /// names the parameter, and the boundary values the schema allows are accepted.
     @Test func parameterConstraintsAreTheDocumentedOnes() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         var rejected = 0
         var accepted = 0
         for operation in spec.operations where operation.method == "get" && !operation.path.contains("{") {
@@ -310,7 +310,7 @@ import Testing
     /// `since` is an RFC 3339 instant (or a bare date): text after it, impossible dates and missing offsets are 400s.
     @Test func sinceIsParsedStrictly() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let operation = try #require(spec.operation("get", "/v1/prices/changes"))
         for since in ["2026-01-14T25:00:00Z", "2026-01-14T10:30:00", "2026-01-14garbage", "2026-02-30"] {
             let target = "/v1/prices/changes?since=\(since)"
@@ -320,7 +320,7 @@ import Testing
 
     @Test func unknownStationsAreDocumented404s() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let registeredPaths = Set(app.routes.map(Self.openAPIPath))
         var checked = 0
         for operation in spec.operations where operation.method == "get" && operation.path.contains("{id}") {
@@ -355,7 +355,7 @@ import Testing
 
     @Test func conditionalRequestsAnswer304AsDocumented() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         var covered = Set<String>()
         for operation in spec.operations where operation.method == "get" && spec.documentedResponse(of: operation, status: 304) != nil {
             let names = spec.parameters(of: operation).compactMap { $0["in"]?.stringValue == "header" ? $0["name"]?.stringValue : nil }
@@ -392,7 +392,7 @@ import Testing
 
     @Test func headOptionsAndOtherMethodsBehaveAsDocumented() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let registeredPaths = Set(app.routes.map(Self.openAPIPath))
         let methodNotAllowed = OpenAPISpec.Operation(
             method: "post", path: "(any)",
@@ -421,7 +421,7 @@ import Testing
     }
 
     @Test func theSpecIsServedAtOpenAPIJSON() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let response = ObservedResponse(try app.test(.GET, "/openapi.json"))
         #expect(response.status == 200)
         #expect(response.mediaType == "application/json")
@@ -431,7 +431,7 @@ import Testing
     /// `GET /stations/{id}` (the share page) is added on another branch; once merged, its JSON form must be
     /// the `GET /v1/stations/{id}` body.
     @Test func theSharePageJSONIsTheStationDetail() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         guard app.routes.contains(where: { Self.openAPIPath($0) == "/stations/{id}" && $0.method == .GET }) else { return }
         let json = try app.test(.GET, "/stations/3300", headers: ["Accept": "application/json"])
         let detail = try app.test(.GET, "/v1/stations/3300")

@@ -117,7 +117,7 @@ import Testing
     /// The real schemas, on a real answer, catch real mutations.
     @Test func theRealSpecRejectsAMutatedStation() throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let body = try JSONParser.parse(try app.test(.GET, "/v1/stations/3300").body)
         let schema = JSONValue.object(["$ref": .string("#/components/schemas/StationDetail")])
         #expect(spec.validator.validate(body, against: schema) == [])
@@ -163,7 +163,7 @@ import Testing
     @Test func theResponseCheckCatchesContractBreaks() throws {
         let spec = try OpenAPISpec.load()
         let operation = try #require(spec.operation("get", "/v1/stations/{id}"))
-        let good = ObservedResponse(try AppTestSupport.sampleApp().test(.GET, "/v1/stations/3300"))
+        let good = ObservedResponse(try AppTestSupport.sharedSampleApp().test(.GET, "/v1/stations/3300"))
         #expect(spec.problems(with: good, for: operation) == [])
 
         var teapot = good

@@ -8,7 +8,7 @@ import Testing
 
 /// `open_now`, `open_24h`, `membership_required` on the wire: judged per request at the provider's clock, the
 /// `open_now=true` filter, and a cheapest pick that skips closed and members-only stations unless asked.
-@Suite struct OpenNowEndpointTests {
+@Suite(.serialized) struct OpenNowEndpointTests {
     final class Wall: Sendable {
         let now: Mutex<Date>
         init(_ date: Date) { now = Mutex(date) }
@@ -23,11 +23,22 @@ import Testing
         return Calendar(identifier: .gregorian).date(from: components)!
     }
 
-    let wall = Wall(Self.sydney(5, 59, 59))
+    let wall: Wall
     let ids: [String: Int]
     let app: Application
 
+    /// One app for the whole suite (building one renders the whole sample); the tests run one at a time and each
+    /// starts with the wall back at 05:59:59, where it stood when the app was built.
+    static let shared = Result { try OpenNowEndpointTests(wall: Wall(sydney(5, 59, 59))) }
+
     init() throws {
+        let shared = try Self.shared.get()
+        shared.wall.set(Self.sydney(5, 59, 59))
+        (wall, ids, app) = (shared.wall, shared.ids, shared.app)
+    }
+
+    private init(wall: Wall) throws {
+        self.wall = wall
         let (app, store) = try buildApplication(
             AppTestSupport.config(), logger: AppTestSupport.quietLogger(), clock: { [wall] in wall.read() },
             dataset: AppTestSupport.sampleDataset)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct PricesEndpointTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     @Test func cheapestNeedsAFuelAndAPlace() throws {
         #expect(try app.test(.GET, "/v1/prices/cheapest?state=NSW").status == .badRequest)
@@ -49,7 +49,7 @@ import Testing
 @Suite struct AveragesAndTrendsTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     @Test func averagesPerFuelForAState() throws {
         let res = try app.test(.GET, "/v1/averages?state=VIC")
@@ -94,7 +94,7 @@ import Testing
 @Suite struct TomorrowEndpointTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     @Test func waTomorrowIsAvailableWithVerdicts() throws {
         let res = try app.test(.GET, "/v1/tomorrow?state=WA&fuel=U91")
@@ -155,7 +155,7 @@ import Testing
 
 @Suite struct HealthEndpointTests {
     @Test func healthReportsSampleDataPerStateAndProvider() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let res = try app.test(.GET, "/health")
         #expect(res.status == .ok)
         #expect(res.headers.first(name: "Cache-Control") == "no-store")

@@ -9,7 +9,7 @@ import Testing
 @testable import App
 
 /// Restarts on the same data directory, through real sockets.
-@Suite(.serialized) struct PersistenceLiveTests {
+@Suite(.serialized, .longScenario) struct PersistenceLiveTests {
     static let paths = ["/v1/stations/1", "/v1/stations?ids=1,2,3000,5000", "/v1/trends?state=VIC&fuel=U91&days=30", "/v1/averages?state=WA"]
 
     func fetch(_ port: Int, _ path: String) async throws -> (Int, Data) {

@@ -11,7 +11,7 @@ import Glibc
 
 /// The real `Run serve` binary, polling fake NSW and WA providers on loopback (started in this process), serves
 /// their data as live and reports them ok on `/health`. Skipped when the binary has not been built.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .longScenario)
 struct ProviderEndToEndTests {
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct RequestParameterTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     private func data(_ path: String) throws -> [[String: Any]] {
         let res = try app.test(.GET, path)

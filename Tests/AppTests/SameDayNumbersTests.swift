@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func vicAveragesTrendAndSummaryDescribeTheSameDay() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let average = try Self.averageRow(app, "VIC")
         #expect(average["date"] as? String == "2026-08-21")
         #expect(average["station_count"] as? Int == 1_633)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func everyStatesAverageRowNamesTheDayItsTrendEndsOn() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         for state in ["NSW", "VIC", "WA"] {
             let date = try require(try Self.averageRow(app, state)["date"] as? String, state)
             let trend = try Self.data(app, "/v1/trends?state=\(state)&fuel=U91&days=30")

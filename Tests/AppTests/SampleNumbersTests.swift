@@ -136,7 +136,7 @@ import HTTP
     func text(_ response: TestResponse) -> String { response.bodyString }
 
     @Test func flaggedPricesAreServedWithTheirFlags() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         // 2593's LPG 89.9 from 2023 is still listed by NSW's full feed: current, compared with the NSW average.
         let listed = text(try app.test(.GET, "/v1/stations/2593"))
         #expect(listed.contains("\"fuel\":\"LPG\",\"fuel_name\":\"LPG\",\"price\":89.9,\"vs_average\":-27.3,\"vs_average_of\":\"NSW\",\"updated_at\":\"2023-06-20"))
@@ -148,7 +148,7 @@ import HTTP
     }
 
     @Test func averagesStateTheirWindowMedianAndWARegions() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let body = text(try app.test(.GET, "/v1/averages?state=WA&fuel=U91"))
         #expect(body.contains("\"current_within_days\":30"))
         #expect(body.contains("\"median\":"))

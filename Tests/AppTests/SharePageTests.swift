@@ -10,7 +10,7 @@ struct SharePageTests {
     typealias F = SharePageFixtures
 
     @Test func rendersTheStationWithItsPricesDirectionsAgeAndAttribution() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let entry = try require(AppTestSupport.sampleDataset.snapshot[StationID(1)])
         let response = try app.test(.GET, "/stations/1", headers: F.browserAccept)
         #expect(response.status == .ok)
@@ -89,7 +89,7 @@ struct SharePageTests {
     // Invalid Host syntax never reaches the page: the HTTP parser answers 400 (RFC 9112 §3.2).
     @Test(arguments: ["evil.example/<x>", "a b", "evil\"onload=\"x", "[::1", "x@y"])
     func anInvalidHostIsRefusedBeforeThePage(host: String) throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let response = try app.test(.GET, "/stations/1", headers: ["Host": host])
         #expect(response.status == .badRequest)
         #expect(!response.bodyString.contains(host))
@@ -106,7 +106,7 @@ struct SharePageTests {
         #expect(!androidHTML.contains("apple-itunes-app"))
         #expect(androidHTML.contains("<a class=\"open-app\" href=\"https://petty.example/stations/1\">Open in Petty</a>"))
 
-        let plain = try AppTestSupport.sampleApp().test(.GET, "/stations/1").bodyString
+        let plain = try AppTestSupport.sharedSampleApp().test(.GET, "/stations/1").bodyString
         #expect(!plain.contains("apple-itunes-app"))
         #expect(!plain.contains("Open in Petty"))
     }
@@ -127,7 +127,7 @@ struct SharePageTests {
         let etag = try #require(response.headers.first(name: "ETag"))
         #expect(try app.test(.GET, "/.well-known/assetlinks.json", headers: ["If-None-Match": etag]).status == .notModified)
 
-        let unconfigured = try AppTestSupport.sampleApp().test(.GET, "/.well-known/assetlinks.json")
+        let unconfigured = try AppTestSupport.sharedSampleApp().test(.GET, "/.well-known/assetlinks.json")
         #expect(unconfigured.status == .notFound)
     }
 
@@ -147,7 +147,7 @@ struct SharePageTests {
     }
 
     @Test func aWAStationShowsTomorrowsPricesAndTheVerdict() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let entry = try require(AppTestSupport.sampleDataset.snapshot.entries.first { $0.station.state == .WA && $0.prices.contains { $0.tomorrow != nil } })
         let html = try app.test(.GET, "/stations/\(entry.id)", headers: F.browserAccept).bodyString
         let section = try require(F.element("section class=\"tomorrow\"", in: html), "no tomorrow section")
@@ -209,7 +209,7 @@ struct SharePageTests {
     }
 
     @Test func theSampleNoticeSitsAboveThePrices() throws {
-        let html = try AppTestSupport.sampleApp().test(.GET, "/stations/1").bodyString
+        let html = try AppTestSupport.sharedSampleApp().test(.GET, "/stations/1").bodyString
         let notice = try require(html.range(of: "<p class=\"notice\"><strong>Sample data:</strong> these prices were recorded from the provider on Thu 15 Jan 2026; they are not live prices.</p>"))
         let table = try require(html.range(of: "<table class=\"prices\">"))
         let address = try require(html.range(of: "<p class=\"address\">"))
@@ -219,7 +219,7 @@ struct SharePageTests {
     }
 
     @Test func aVictorianStationSaysItsPricesArePublishedADayLate() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let entry = try require(AppTestSupport.sampleDataset.snapshot.entries.first { $0.station.state == .VIC })
         let html = try app.test(.GET, "/stations/\(entry.id)").bodyString
         #expect(html.contains("published a day late"))
@@ -252,7 +252,7 @@ struct SharePageTests {
     }
 
     @Test func theJSONRepresentationIsTheV1StationBytes() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let v1 = try app.test(.GET, "/v1/stations/1")
         for accept in ["application/json", "application/json, text/plain, */*", "text/html;q=0.5, application/json", "application/*"] {
             let response = try app.test(.GET, "/stations/1", headers: ["Accept": accept])
@@ -275,7 +275,7 @@ struct SharePageTests {
 
     @Test(arguments: ["abc", "0", "999999", "-1", "1.5", "%3Cscript%3E"])
     func anUnknownStationIsAFriendly404(id: String) throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let page = try app.test(.GET, "/stations/\(id)", headers: F.browserAccept)
         #expect(page.status == .notFound)
         #expect(page.headers.first(name: "Content-Type") == "text/html; charset=utf-8")
@@ -299,7 +299,7 @@ struct SharePageTests {
     }
 
     @Test func securityAndCachingHeadersAndConditionalRequests() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let response = try app.test(.GET, "/stations/1", headers: F.browserAccept)
         #expect(response.headers.first(name: "Content-Security-Policy")
             == "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")

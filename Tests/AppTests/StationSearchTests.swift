@@ -10,7 +10,7 @@ import Testing
 @Suite struct StationSearchTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     private func list(_ query: String) throws -> (data: [[String: Any]], total: Int) {
         let response = try app.test(.GET, "/v1/stations?\(query)")

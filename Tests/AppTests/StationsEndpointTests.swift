@@ -8,7 +8,7 @@ import Testing
 @Suite struct StationsEndpointTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     @Test func listIsPagedWithMetaAndLabelledSample() throws {
         let res = try app.test(.GET, "/v1/stations?state=NSW&limit=3&offset=2")

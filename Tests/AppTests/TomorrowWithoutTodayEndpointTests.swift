@@ -53,7 +53,7 @@ import Testing
 
     @Test func itsSharePageShowsTomorrowsPrices() throws {
         let id = try Self.walkawayID()
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let page = try app.test(.GET, "/stations/\(id)", headers: ["Accept": "text/html"]).bodyString
         #expect(page.contains("Tomorrow’s prices"))
         #expect(page.contains("no price today"))

@@ -13,7 +13,7 @@ import FoundationNetworking
 /// samples. The real server on a loopback port, with an injected clock, walks one WA trading day from 14:00 to
 /// 07:00 the next morning while the WA poller is stepped against a fake FuelWatch; at each step `/v1/tomorrow`,
 /// `/v1/stations/:id`, the share page and `/health` must agree with Perth's clock, and NSW/VIC with theirs.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .longScenario)
 struct TradingDayWalkTests {
     static let day = CalendarDay("2026-11-24")!
     static func perth(_ day: CalendarDay, _ hour: Int, _ minute: Int = 0, _ second: Double = 0) -> Date {

@@ -9,7 +9,7 @@ import Testing
 @Suite struct UnknownParameterTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     private func reason(_ path: String) throws -> String {
         let response = try app.test(.GET, path)

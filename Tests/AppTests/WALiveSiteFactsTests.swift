@@ -7,7 +7,7 @@ import Testing
 /// Live WA (issue 26 item 6): the RSS carries no access facts, so the poller fetches `/api/sites?fuelType=ULP`
 /// from the fake FuelWatch once a day and joins its facts onto the RSS stations; `open_now=true` over live WA is
 /// then non-empty. Real sockets, the real poller, an injected clock.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .longScenario)
 struct WALiveSiteFactsTests {
     typealias Deployment = TradingDayWalkTests.Deployment
     static let day = TradingDayWalkTests.day

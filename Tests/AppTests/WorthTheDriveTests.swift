@@ -12,7 +12,7 @@ import Testing
 @Suite struct WorthTheDriveTests {
     let app: Application
 
-    init() throws { app = try AppTestSupport.sampleApp() }
+    init() throws { app = try AppTestSupport.sharedSampleApp() }
 
     static let sydney = "-33.8688,151.2093"
 
@@ -120,6 +120,7 @@ import Testing
     }
 
     @Test func aLiveClientSeesTheFillCost() async throws {
+        let app = try AppTestSupport.sampleApp()
         let port = try app.startLive()
         defer { app.shutdown() }
         let url = URL(string: "http://127.0.0.1:\(port)/v1/stations?near=\(Self.sydney)&fuel=U91&sort=fill_cost&limit=3")!

@@ -45,6 +45,11 @@ enum AppTestSupport {
         try buildApplication(config(), logger: quietLogger(), clock: clock, dataset: sampleDataset).app
     }
 
+    /// One in-memory sample app for the suites that only send it requests: building one renders the whole sample
+    /// (seconds of CPU in debug), and a suite builds a fresh instance per test. Never start it live or feed it.
+    static func sharedSampleApp() throws -> Application { try sharedSample.get() }
+    private static let sharedSample = Result { try sampleApp() }
+
     static func app(with dataset: Dataset, clock: @escaping @Sendable () -> Date = { Date() }) throws -> Application {
         try buildApplication(config(), logger: quietLogger(), clock: clock, dataset: dataset).app
     }
