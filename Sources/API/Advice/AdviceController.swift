@@ -11,10 +11,17 @@ struct AdviceController: RouteCollection {
     }
 
     func advice(_ request: Request) throws -> Response {
+        let view = context.store.current
+        // A point is per client: answered from the board each time. A city's answer is judged by its clock (the
+        // board's boundaries are whole seconds), so it is kept for the second.
+        guard !PerClientQuery.has(request, "near") else { return try render(request, view: view) }
+        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .advice)
         let fuel = try params.requiredFuel()
         let target = try Self.target(params)
-        let view = context.store.current
         guard let city = target else {
             // Outside every metro area; in WA, published tomorrow prices nearby still answer (by WA's clock).
             let board = context.adviceBoard(view)

@@ -38,26 +38,26 @@ struct SummaryController: RouteCollection {
     }
 
     func summary(_ request: Request) throws -> Response {
+        let view = context.store.current
+        // The cheapest three follow `/v1/prices/cheapest`'s access rule (no station known to be closed now, no
+        // members-only one), judged by the clock like `open_now` itself: without `near` the whole answer is kept
+        // in the memo while that judgement holds; with `near` (a point per request) it is built each time.
+        guard !PerClientQuery.has(request, "near") else { return try render(request, view: view) }
+        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+    }
+
+    private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .summary)
         guard let state = try params.state() else {
             throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let fuel = try params.requiredFuel()
         let near = try params.coordinate()
-        let view = context.store.current
         // With `near`, the advice `/v1/advice` gives for that point (none of a city's outside every metro area).
         let city = near.flatMap(MetroArea.containing)
         let board = context.adviceBoard(view)
         let parts = context.summaryParts(StateFuel(state, fuel), board: board, view: view)
-        // The cheapest three follow `/v1/prices/cheapest`'s access rule (no station known to be closed now, no
-        // members-only one), judged by the clock like `open_now` itself: without `near` the whole answer is kept
-        // in the memo while that judgement holds; with `near` (a point per request) it is built each time.
         let wall = context.clock()
-        guard near != nil else {
-            return try context.memoized(request, in: view, freshness: .second) {
-                try Self.body(view: view, board: board, parts: parts, state: state, fuel: fuel, near: nil, city: nil, wall: wall)
-            }
-        }
         return try Self.body(view: view, board: board, parts: parts, state: state, fuel: fuel, near: near, city: city, wall: wall)
     }
 
