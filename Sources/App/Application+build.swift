@@ -63,8 +63,9 @@ package func buildApplication(
         CompressionMiddleware(),
         FileMiddleware(publicDirectory: config.publicDirectory),
     ]
-    try routes(app, context: context, version: Entrypoint.version, detail: InternalAccess(allowed: config.followers))
-    try app.register(collection: ReplicationController(context: context, allowed: config.followers))
-    try registerMetrics(app, context: context, access: InternalAccess(allowed: config.followers), polls: polls?.stats)
+    let internalAccess = InternalAccess(allowed: config.followers)
+    try routes(app, context: context, version: Entrypoint.version, detail: internalAccess)
+    try app.register(collection: ReplicationController(context: context, access: internalAccess, payload: ReplicationPayload.self))
+    try registerMetrics(app, context: context, access: internalAccess, polls: polls?.stats)
     return (app, store.store)
 }

@@ -58,8 +58,8 @@ import Testing
 
     @Test func aFollowerAskingForTheSealedFormGetsTheChecksummedBody() throws {
         let app = try AppTestSupport.sampleApp()
-        let sealed = try app.test(.GET, "/internal/v1/dataset", headers: ["Accept": ReplicationPayload.sealedContentType])
-        #expect(sealed.headers.first(name: "Content-Type") == ReplicationPayload.sealedContentType)
+        let sealed = try app.test(.GET, "/internal/v1/dataset", headers: ["Accept": DatasetWire.sealedContentType])
+        #expect(sealed.headers.first(name: "Content-Type") == DatasetWire.sealedContentType)
         #expect(sealed.headers.first(name: "Vary") == "Accept")
         #expect(try ReplicationPayload.open(Array(sealed.body)).snapshot == AppTestSupport.sampleDataset.snapshot)
         let plain = try app.test(.GET, "/internal/v1/dataset")

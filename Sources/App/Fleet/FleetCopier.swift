@@ -1,3 +1,4 @@
+import API
 import Coordination
 import Foundation
 import Fuel
@@ -61,7 +62,7 @@ final class FleetCopier: Sendable {
             return .unchanged
         case .success(.dataset(let body, let etag)):
             // The leader merged again after publishing: its next pointer names the newer body.
-            if let etag, !etag.hasPrefix("\"dataset-\(pointer.version)-") { return .unchanged }
+            if let etag, !DatasetWire.etag(etag, isOf: pointer.version) { return .unchanged }
             guard StoreFleetMember.checksum(body) == pointer.checksum else {
                 return note(.refused("the body's checksum is not the published \(pointer.checksum)"))
             }

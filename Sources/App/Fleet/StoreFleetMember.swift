@@ -15,7 +15,7 @@ final class StoreFleetMember: FleetMember {
 
     init(store: any DatasetStore, advertiseURL: URL) {
         self.store = store
-        datasetURL = advertiseURL.appendingPathComponent("internal/v1/dataset").absoluteString
+        datasetURL = advertiseURL.appendingPathComponent(DatasetWire.path).absoluteString
     }
 
     var heldVersion: UInt64 { store.dataset.snapshot.version }

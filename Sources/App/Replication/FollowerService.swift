@@ -31,8 +31,8 @@ final class FollowerService: Service {
         leader: URL, store: any DatasetStore, interval: TimeInterval, limits: FollowLimits = FollowLimits(), logger: Logger,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.leader = leader.appendingPathComponent("internal/v1/dataset")
-        providersURL = leader.appendingPathComponent(LeaderProviders.path)
+        self.leader = leader.appendingPathComponent(DatasetWire.path)
+        providersURL = leader.appendingPathComponent(LeaderProvidersBody.path)
         self.clock = clock
         self.store = store
         self.interval = interval
@@ -71,7 +71,7 @@ final class FollowerService: Service {
 
     private func syncDataset() async -> Bool {
         let (etag, refusedETag) = state.withLock { ($0.etag, $0.refusedETag) }
-        switch await downloader.fetch(leader, etag: etag, accept: ReplicationPayload.sealedContentType) {
+        switch await downloader.fetch(leader, etag: etag, accept: DatasetWire.sealedContentType) {
         case .failure(let failure):
             failed(failure.description)
             return false

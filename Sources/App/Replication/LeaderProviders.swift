@@ -3,40 +3,17 @@ import Foundation
 import Fuel
 import Providers
 
-/// `GET /internal/v1/providers`: how the leader's provider polls go, so a follower's `/health` shows the leader's
-/// provider failures (marked `seen_through: "leader"`) instead of its own (it polls nothing). Small and fetched on
-/// every sync, apart from the dataset, since a failed poll changes no dataset (and no ETag).
-/// A follower keeps only what is plausible: known providers, bounded texts, instants in range.
+/// The follower's side of `GET /internal/v1/providers` (`LeaderProvidersBody`): how the leader's provider polls go,
+/// so a follower's `/health` shows the leader's provider failures (marked `seen_through: "leader"`) instead of its
+/// own (it polls nothing). Small and fetched on every sync, apart from the dataset, since a failed poll changes no
+/// dataset (and no ETag). A follower keeps only what is plausible: known providers, bounded texts, instants in range.
 enum LeaderProviders {
-    static let path = "internal/v1/providers"
     /// Every provider's health fits in a few kilobytes.
     static let limits = FollowLimits(maxBytes: 64 << 10, deadline: 10)
     static let maxErrorLength = 512
 
-    struct Entry: Codable {
-        var provider: String
-        var state: String
-        var lastAttempt: Date?
-        var lastSuccess: Date?
-        var lastError: String?
-        var lastErrorAt: Date?
-        var consecutiveFailures: Int
-        var totalFailures: Int
-        var nextPoll: Date?
-    }
-
-    static func encode(_ health: [ProviderID: ProviderHealth]) throws -> [UInt8] {
-        let entries = health.sorted { $0.key < $1.key }.map { provider, health in
-            Entry(
-                provider: provider.rawValue, state: health.state.rawValue, lastAttempt: health.lastAttempt,
-                lastSuccess: health.lastSuccess, lastError: health.lastError, lastErrorAt: health.lastErrorAt,
-                consecutiveFailures: health.consecutiveFailures, totalFailures: health.totalFailures, nextPoll: health.nextPoll)
-        }
-        return Array(try DataDirectory.jsonEncoder().encode(entries))
-    }
-
     static func decode(_ body: [UInt8]) throws -> [ProviderID: ProviderHealth] {
-        let entries = try DataDirectory.jsonDecoder().decode([Entry].self, from: Data(body))
+        let entries = try LeaderProvidersBody.decode(body)
         var health: [ProviderID: ProviderHealth] = [:]
         for entry in entries {
             guard let provider = ProviderID(rawValue: entry.provider), let state = ProviderHealth.State(rawValue: entry.state) else { continue }

@@ -6,14 +6,12 @@ import Fuel
 /// change log as JSON, then the station price history (`StationHistoryCodec`). The log is the leader's, so a cursor
 /// one node issued is valid on every node.
 ///
-/// Sealed (`sealedContentType`, what followers ask for): the same body ending in a checksum line over every byte
+/// Sealed (`DatasetWire.sealedContentType`, what followers ask for): the same body ending in a checksum line over every byte
 /// before it (`FileSeal`), verified before anything is decoded, so a flipped bit on the way is refused, never served.
 /// A leader serves the unsealed form to a follower that does not ask for the sealed one (a follower from before
 /// checksums), and a follower refuses an unsealed body: upgrade the leader before the followers, or together.
-enum ReplicationPayload {
+enum ReplicationPayload: DatasetPayload {
     static let magic: [UInt8] = Array("PTYREPL1".utf8)
-    static let contentType = "application/vnd.petty.dataset"
-    static let sealedContentType = "application/vnd.petty.dataset+sealed"
 
     static func encodeSealed(_ dataset: Dataset) throws -> [UInt8] { FileSeal.seal(try encode(dataset)) }
 
@@ -66,10 +64,5 @@ enum ReplicationPayload {
         return Dataset(
             snapshot: snapshot, registry: registry.reconciled(with: snapshot), history: history, changes: changes,
             stationHistory: stationHistory)
-    }
-
-    /// One validator per published dataset, shared by the leader and every follower that copied it.
-    static func etag(_ snapshot: Snapshot) -> String {
-        "\"dataset-\(snapshot.version)-\(Int((snapshot.changedAt ?? .distantPast).timeIntervalSince1970))\""
     }
 }

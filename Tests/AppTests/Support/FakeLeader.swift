@@ -19,7 +19,7 @@ final class FakeLeader: @unchecked Sendable {
 
     /// Serves `dataset` until told otherwise.
     init(serving dataset: Dataset) throws {
-        served = Mutex((try ReplicationPayload.encode(dataset), ReplicationPayload.etag(dataset.snapshot), false))
+        served = Mutex((try ReplicationPayload.encode(dataset), DatasetWire.etag(dataset.snapshot), false))
         app = Application(environment: .testing, logger: AppTestSupport.quietLogger())
         app.server.threads = 1
         app.on(.GET, "internal", "v1", "dataset") { [self] request in
@@ -28,9 +28,9 @@ final class FakeLeader: @unchecked Sendable {
             if request.headers.first(name: "If-None-Match") == etag {
                 return Response(status: .notModified, headers: ["ETag": etag])
             }
-            let sealed = !raw && request.headers.first(name: "Accept")?.contains(ReplicationPayload.sealedContentType) == true
+            let sealed = !raw && request.headers.first(name: "Accept")?.contains(DatasetWire.sealedContentType) == true
             return Response(
-                status: .ok, headers: ["Content-Type": ReplicationPayload.contentType, "ETag": etag], body: sealed ? FileSeal.seal(body) : body)
+                status: .ok, headers: ["Content-Type": DatasetWire.contentType, "ETag": etag], body: sealed ? FileSeal.seal(body) : body)
         }
         app.on(.GET, "internal", "v1", "providers") { [self] _ in
             guard let body = self.providers.withLock({ $0 }) else { return Response(status: .notFound) }
@@ -52,7 +52,7 @@ final class FakeLeader: @unchecked Sendable {
 
     func serve(_ dataset: Dataset) throws {
         let body = try ReplicationPayload.encode(dataset)
-        served.withLock { $0 = (body, ReplicationPayload.etag(dataset.snapshot), false) }
+        served.withLock { $0 = (body, DatasetWire.etag(dataset.snapshot), false) }
     }
 
     /// Serves `body` exactly, whatever the follower asks for (a damaged or unsealed payload).
@@ -62,7 +62,7 @@ final class FakeLeader: @unchecked Sendable {
 
     /// What `/internal/v1/providers` answers from now on.
     func report(_ health: [ProviderID: ProviderHealth]) throws {
-        let body = try LeaderProviders.encode(health)
+        let body = try LeaderProvidersBody.encode(health)
         providers.withLock { $0 = body }
     }
 }
