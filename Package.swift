@@ -21,7 +21,7 @@ let package = Package(
         // etcd v3 over its JSON gateway, and the fleet's election and fencing: knows nothing about fuel.
         .target(name: "Coordination"),
         // One folder per endpoint: controllers, the wire contract (DTOs, the JSON writer) and per-snapshot renders.
-        .target(name: "API", dependencies: ["HTTP", "Fuel", "Providers"]),
+        .target(name: "API", dependencies: ["HTTP", "Fuel"]),
         // Wiring: configuration, commands, persistence, replication, pollers, the fleet and the application builder.
         .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination"]),
         .executableTarget(name: "Run", dependencies: ["App"]),

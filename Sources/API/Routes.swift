@@ -1,5 +1,5 @@
+import Fuel
 import HTTP
-import Providers
 
 /// Every endpoint of the API, registered on `app`. `version` is what `/health` reports; `detail` who sees its
 /// full detail (the `/metrics` audience).
@@ -21,7 +21,7 @@ package func routes(_ app: Application, context: PettyContext, version: String, 
 }
 
 /// `GET /metrics` for the clients `access` allows; `polls` is nil in follower mode (no pollers run).
-package func registerMetrics(_ app: Application, context: PettyContext, access: InternalAccess, polls: PollStats?) throws {
+package func registerMetrics(_ app: Application, context: PettyContext, access: InternalAccess, polls: (any PollCountSource)?) throws {
     try app.register(collection: MetricsController(
         access: access, fuel: FuelMetrics(context: context, polls: polls),
         http: { [weak app] in app?.metrics.snapshot() }))

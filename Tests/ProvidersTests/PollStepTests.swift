@@ -57,7 +57,7 @@ import Testing
     struct Run {
         var outcome: PollOutcome
         var health: ProviderHealth
-        var stats: PollStats.Provider
+        var stats: ProviderPollCounts
         var lines: [String]
         var sink: RecordingSink
         var adapterCalls: Int

@@ -1,6 +1,5 @@
 import Foundation
 import Fuel
-import Providers
 
 /// How copying from the leader goes (follower mode), kept by the follower and shown in `/health` and `/metrics`.
 package struct FollowerState: Sendable {

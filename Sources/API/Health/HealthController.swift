@@ -1,7 +1,6 @@
 import Foundation
 import Fuel
 import HTTP
-import Providers
 
 /// `GET /health`: liveness and freshness for ops and nginx. 503 only when no data at all is loaded.
 /// Clients outside `detail` (the `/metrics` audience) get it without paths, URLs and error texts.

@@ -1,13 +1,12 @@
 import Foundation
 import Fuel
 import HTTP
-import Providers
 
 /// The data side of `/metrics`: the served snapshot, the pollers, persistence and the follower.
 struct FuelMetrics {
     let context: PettyContext
     /// Nil in follower mode (no pollers run).
-    let polls: PollStats?
+    let polls: (any PollCountSource)?
 
     func write(to out: inout PrometheusText, now: Date) {
         writeSnapshot(to: &out, now: now)
@@ -34,7 +33,7 @@ struct FuelMetrics {
             let counts = polls.snapshot.sorted { $0.key.rawValue < $1.key.rawValue }
             out.family("petty_provider_polls_total", .counter, help: "Poll steps by provider and outcome (ok, rejected, failed, idle).")
             for (provider, stats) in counts {
-                for outcome in PollStats.Outcome.allCases {
+                for outcome in ProviderPollCounts.Outcome.allCases {
                     out.sample("petty_provider_polls_total", Double(stats.outcomes[outcome] ?? 0), labels: [("provider", provider.rawValue), ("outcome", outcome.rawValue)])
                 }
             }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTP
-import Providers
 
 /// `GET /metrics`: Prometheus text (format 0.0.4) for ops: the HTTP framework's request counters, then the data
 /// side. Readable only by `InternalAccess` clients (everyone else gets a 404), and denied by the shipped nginx.

@@ -1,6 +1,5 @@
 import Foundation
 import Fuel
-import Providers
 
 /// The body of `/internal/v1/providers`: every provider's poll health, sorted by provider, as JSON with dates in
 /// seconds since 1970. A follower decodes the entries and keeps only what is plausible (App's `LeaderProviders`).

@@ -1,7 +1,6 @@
 import Foundation
 import Fuel
 import HTTP
-import Providers
 
 /// What controllers share: the store and a clock (injectable for tests).
 package struct PettyContext: Sendable {
@@ -20,14 +19,14 @@ package struct PettyContext: Sendable {
     /// How saving to the data directory goes, for `/health`.
     package var persistence: (@Sendable () -> PersistenceHealth)? = nil
     /// How each provider's polls go (nil in follower mode and in-memory tests), for `/health` and `/metrics`.
-    package var providers: ProviderStatusStore? = nil
+    package var providers: (any ProviderHealthSource)? = nil
     /// Set in fleet mode (`PETTY_ETCD_ENDPOINTS`): role, epoch, leader and lease, for `/health`.
     package var coordination: (@Sendable () -> CoordinationInfo)? = nil
 
     package init(
         store: PettyStore, clock: @escaping @Sendable () -> Date, startedAt: Date, appStoreID: String?,
         follower: (@Sendable () -> FollowerStatus)? = nil, persistence: (@Sendable () -> PersistenceHealth)? = nil,
-        providers: ProviderStatusStore? = nil, coordination: (@Sendable () -> CoordinationInfo)? = nil
+        providers: (any ProviderHealthSource)? = nil, coordination: (@Sendable () -> CoordinationInfo)? = nil
     ) {
         self.store = store
         self.clock = clock

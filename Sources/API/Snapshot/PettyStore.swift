@@ -1,6 +1,5 @@
 import Foundation
 import Fuel
-import Providers
 
 /// The store the app serves from: the fuel dataset plus its rendered wire form.
 package typealias PettyStore = FuelStore<RenderedSnapshot>

@@ -104,7 +104,7 @@ public final class PollerGroup: Sendable {
         }
     }
 
-    static func statsOutcome(_ result: PollOutcome.Result) -> PollStats.Outcome {
+    static func statsOutcome(_ result: PollOutcome.Result) -> ProviderPollCounts.Outcome {
         switch result {
         case .merged(let report): report.isApplied ? .ok : .rejected
         case .failed: .failed

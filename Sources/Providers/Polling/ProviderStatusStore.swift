@@ -5,7 +5,7 @@ import Synchronization
 /// Each provider's `ProviderHealth`, owned by the pollers and read by `/health` and `/metrics`: the one place
 /// failures are counted. Starts empty with the process (after a restart the first poll, which runs at once,
 /// fills it; the data's own `as_of` survives in the snapshot).
-public final class ProviderStatusStore: Sendable {
+public final class ProviderStatusStore: ProviderHealthSource {
     private let health = Mutex<[ProviderID: ProviderHealth]>([:])
 
     public init() {}
@@ -34,5 +34,23 @@ public final class ProviderStatusStore: Sendable {
             health.nextPoll = next
             all[provider] = health
         }
+    }
+}
+
+extension ProviderHealth {
+    fileprivate mutating func succeeded(at now: Date, keepingState: Bool) {
+        lastAttempt = now
+        lastSuccess = now
+        consecutiveFailures = 0
+        if !keepingState { state = .ok }
+    }
+
+    fileprivate mutating func failed(_ state: State, error: String, at now: Date) {
+        self.state = state
+        lastAttempt = now
+        lastError = error
+        lastErrorAt = now
+        consecutiveFailures += 1
+        totalFailures += 1
     }
 }

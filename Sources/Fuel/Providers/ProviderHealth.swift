@@ -1,8 +1,8 @@
 import Foundation
-import Fuel
 
-/// How one provider's polls are going: attempts, failures and the next poll. Kept by `ProviderStatusStore`, apart
-/// from the snapshot, so recording a failure or a new schedule never changes the served data, its ETags or files.
+/// How one provider's polls are going: attempts, failures and the next poll. Kept by the pollers' status store,
+/// apart from the snapshot, so recording a failure or a new schedule never changes the served data, its ETags or
+/// files.
 public struct ProviderHealth: Hashable, Sendable {
     public enum State: String, Sendable, CaseIterable {
         /// The last attempt delivered plausible data.
@@ -27,20 +27,9 @@ public struct ProviderHealth: Hashable, Sendable {
     public var nextPoll: Date?
 
     public init() {}
+}
 
-    mutating func succeeded(at now: Date, keepingState: Bool) {
-        lastAttempt = now
-        lastSuccess = now
-        consecutiveFailures = 0
-        if !keepingState { state = .ok }
-    }
-
-    mutating func failed(_ state: State, error: String, at now: Date) {
-        self.state = state
-        lastAttempt = now
-        lastError = error
-        lastErrorAt = now
-        consecutiveFailures += 1
-        totalFailures += 1
-    }
+/// Each provider's `ProviderHealth` as the pollers last recorded it (the pollers' status store).
+public protocol ProviderHealthSource: Sendable {
+    var all: [ProviderID: ProviderHealth] { get }
 }
