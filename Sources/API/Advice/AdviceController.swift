@@ -7,15 +7,9 @@ struct AdviceController: RouteCollection {
     let context: PettyContext
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "advice", use: advice)
-    }
-
-    func advice(_ request: Request) throws -> Response {
-        let view = context.store.current
         // A point is per client: answered from the board each time. A city's answer is judged by its clock (the
         // board's boundaries are whole seconds), so it is kept for the second.
-        guard !PerClientQuery.has(request, "near") else { return try render(request, view: view) }
-        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+        routes.get("v1", "advice", use: context.memoizing(.second, perClient: .near, render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {

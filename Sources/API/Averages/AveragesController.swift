@@ -7,12 +7,7 @@ struct AveragesController: RouteCollection {
     let context: PettyContext
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "averages", use: averages)
-    }
-
-    func averages(_ request: Request) throws -> Response {
-        let view = context.store.current
-        return try context.memoized(request, in: view, freshness: .snapshot) { try render(request, view: view) }
+        routes.get("v1", "averages", use: context.memoizing(.snapshot, render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {

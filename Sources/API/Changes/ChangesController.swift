@@ -10,7 +10,8 @@ struct ChangesController: RouteCollection {
     static let maxChangesLimit = 5_000
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "prices", "changes", use: changes)
+        // Judged by the clock: a cursor or `since` from the future.
+        routes.get("v1", "prices", "changes", use: context.memoizing(.second, render: render))
     }
 
     /// Bounded by `limit` whatever the data: a page may end between changes that share an instant, because the
@@ -18,12 +19,6 @@ struct ChangesController: RouteCollection {
     /// `{"type":"price",...}` a current price, `{"type":"price","removed":true,...}` a fuel the station dropped,
     /// `{"type":"station",...,"station":{...}}` a station to replace whole (details and prices), and
     /// `{"type":"station","removed":true,...}` a station gone with its prices.
-    func changes(_ request: Request) throws -> Response {
-        let view = context.store.current
-        // Judged by the clock: a cursor or `since` from the future.
-        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
-    }
-
     private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try QueryParameters(request, allowing: .changes)
         let state = try params.state()

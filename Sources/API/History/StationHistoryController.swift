@@ -10,13 +10,8 @@ struct StationHistoryController: RouteCollection {
     static let maxDays = StationHistory.minimumDays
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "stations", ":id", "history", use: history)
-    }
-
-    func history(_ request: Request) throws -> Response {
-        let view = context.store.current
         // Judged by the clock: the window ends on the station's state's day.
-        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+        routes.get("v1", "stations", ":id", "history", use: context.memoizing(.second, render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {

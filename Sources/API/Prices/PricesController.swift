@@ -9,14 +9,8 @@ struct PricesController: RouteCollection {
     static let defaultCheapestLimit = 10
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "prices", "cheapest", use: cheapest)
-    }
-
-    func cheapest(_ request: Request) throws -> Response {
-        let view = context.store.current
         // A point is per client: computed each time. The rest judges open now by the clock.
-        guard !PerClientQuery.has(request, "near") else { return try render(request, view: view) }
-        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+        routes.get("v1", "prices", "cheapest", use: context.memoizing(.second, perClient: .near, render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {

@@ -43,15 +43,6 @@ package struct PettyContext: Sendable {
         view.clocks.now(for: state, wall: clock())
     }
 
-    /// `render`'s response for `request`, kept in the memo for the current snapshot (`view`) while `freshness`
-    /// holds by this context's clock.
-    func memoized(
-        _ request: Request, variant: String = "", in view: PettyView, freshness: SnapshotMemo.Freshness,
-        render: () throws -> Response
-    ) rethrows -> Response {
-        try memo.response(request, variant: variant, in: view, wall: clock(), freshness: freshness, render: render)
-    }
-
     /// "Now" for `provider`'s data.
     func now(for provider: ProviderID, in view: PettyView) -> Date {
         view.clocks.now(for: provider, wall: clock())

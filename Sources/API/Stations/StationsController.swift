@@ -10,15 +10,9 @@ struct StationsController: RouteCollection {
     static let maxLimit = StationQuery.maximumLimit
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "stations", use: list)
-        routes.get("v1", "stations", ":id", use: detail)
-    }
-
-    func list(_ request: Request) throws -> Response {
-        let view = context.store.current
         // Points and favourites are per client: computed each time. The rest judges open now by the clock.
-        guard !PerClientQuery.has(request, "near", "ids") else { return try render(request, view: view) }
-        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+        routes.get("v1", "stations", use: context.memoizing(.second, perClient: [.near, .ids], render: render))
+        routes.get("v1", "stations", ":id", use: detail)
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {

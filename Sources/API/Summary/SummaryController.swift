@@ -34,16 +34,10 @@ struct SummaryController: RouteCollection {
     }
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "summary", use: summary)
-    }
-
-    func summary(_ request: Request) throws -> Response {
-        let view = context.store.current
         // The cheapest three follow `/v1/prices/cheapest`'s access rule (no station known to be closed now, no
         // members-only one), judged by the clock like `open_now` itself: without `near` the whole answer is kept
         // in the memo while that judgement holds; with `near` (a point per request) it is built each time.
-        guard !PerClientQuery.has(request, "near") else { return try render(request, view: view) }
-        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+        routes.get("v1", "summary", use: context.memoizing(.second, perClient: .near, render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {

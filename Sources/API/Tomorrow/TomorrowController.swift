@@ -10,14 +10,8 @@ struct TomorrowController: RouteCollection {
     static let publishingStates: Set<AustralianState> = [.WA]
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "tomorrow", use: tomorrow)
-    }
-
-    func tomorrow(_ request: Request) throws -> Response {
-        let view = context.store.current
         // A point or favourites are per client: computed each time. The rest is judged by WA's clock (06:00, 14:30).
-        guard !PerClientQuery.has(request, "near", "ids") else { return try render(request, view: view) }
-        return try context.memoized(request, in: view, freshness: .second) { try render(request, view: view) }
+        routes.get("v1", "tomorrow", use: context.memoizing(.second, perClient: [.near, .ids], render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {

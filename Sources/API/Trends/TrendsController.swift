@@ -10,12 +10,7 @@ struct TrendsController: RouteCollection {
     static let maxTrendDays = 90
 
     func boot(routes: RoutesBuilder) throws {
-        routes.get("v1", "trends", use: trends)
-    }
-
-    func trends(_ request: Request) throws -> Response {
-        let view = context.store.current
-        return try context.memoized(request, in: view, freshness: .snapshot) { try render(request, view: view) }
+        routes.get("v1", "trends", use: context.memoizing(.snapshot, render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {
