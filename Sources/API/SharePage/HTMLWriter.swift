@@ -2,16 +2,10 @@ import Fuel
 
 /// Appends HTML to a byte buffer. `text` escapes everything a provider could send (`& < > " '`), so the
 /// same call is safe in element content and in quoted attribute values; C0 control characters are dropped.
-struct HTMLWriter {
+struct HTMLWriter: ByteAppending {
     var bytes: [UInt8] = []
 
     init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
-
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func raw(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
     /// Text we produced ourselves that is known to need no escaping (numbers, formatted times).
     mutating func trusted(_ text: String) { bytes.append(contentsOf: text.utf8) }

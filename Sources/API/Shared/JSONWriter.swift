@@ -3,16 +3,10 @@ import HTTP
 
 /// Appends JSON to a byte buffer without Foundation. Hot responses are assembled from pieces written once
 /// per snapshot, so this only has to be correct and allocation-light, not clever.
-struct JSONWriter {
+struct JSONWriter: ByteAppending {
     var bytes: [UInt8] = []
 
     init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
-
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func raw(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
     mutating func string(_ value: String) {
         bytes.append(0x22)

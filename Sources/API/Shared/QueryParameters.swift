@@ -29,22 +29,18 @@ struct QueryParameters {
         return trimmed
     }
 
-    func state() throws -> AustralianState? {
-        let name = "state"
-        guard let raw = try string(name) else { return nil }
-        guard let state = AustralianState(rawValue: raw.uppercased()) else {
-            throw bad("Unknown \(name) '\(raw)'; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return state
-    }
+    func state() throws -> AustralianState? { try code("state", listing: "values") }
 
-    func fuel() throws -> FuelType? {
-        let name = "fuel"
+    func fuel() throws -> FuelType? { try code("fuel", listing: "codes") }
+
+    /// An upper-case code given in any case (`nsw`, `u91`); an unknown one is refused with the valid ones listed.
+    private func code<Code: RawRepresentable & CaseIterable>(_ name: String, listing: String) throws -> Code?
+    where Code.RawValue == String {
         guard let raw = try string(name) else { return nil }
-        guard let fuel = FuelType(rawValue: raw.uppercased()) else {
-            throw bad("Unknown \(name) '\(raw)'; valid codes: \(FuelType.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let code = Code(rawValue: raw.uppercased()) else {
+            throw bad("Unknown \(name) '\(raw)'; valid \(listing): \(Code.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return fuel
+        return code
     }
 
     /// `fuel=U91,E10`: any of several fuels, duplicates dropped, in the order given.
