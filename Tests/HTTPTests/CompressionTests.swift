@@ -49,6 +49,8 @@ struct CompressionTests {
         ("gzip;q=0.5, identity", false), ("gzip;q=0", false), ("gzip; q=0.000", false), ("br, deflate", false), ("", false),
         ("*", true), ("x-gzip", true), ("GZIP;Q=1.0", true), ("identity;q=0.2, gzip;q=0.8", true), ("gzip;q=0.5, identity;q=0.5", true),
         ("*;q=0.1, identity;q=0.1", true), ("gzip;q=2", false), ("gzip;q=0.1234", false),
+        (" gzip ;\tq=0.8 ,identity", false), (",,gzip,,", true), ("gzip;level=9", true), ("gzip;q=", false),
+        ("gzip;q=0.5, gzip;q=1", true), ("gzipx, x-gzi", false), ("identity;q=0.5, *", true),
     ])
     func qValues(_ header: String, gzip: Bool) throws {
         let response = try Self.get("/big", ["Accept-Encoding": header])

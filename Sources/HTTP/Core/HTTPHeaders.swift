@@ -59,6 +59,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     }
 
     static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        // Lengths first (constant time for native strings): most names compared on the hot path differ in length.
+        guard a.utf8.count == b.utf8.count else { return false }
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in

@@ -8,12 +8,12 @@ public final class DefaultResponder: Responder {
 
     /// `loops`: how many event loops count requests (one block of counters each).
     public init(routes: [Route], middleware: [any Middleware], loops: Int = 1) {
-        let metrics = HTTPMetrics(routePatterns: routes.map(\.path.pattern), loops: loops)
+        let metrics = HTTPMetrics(routePatterns: routes.map(\.pattern), loops: loops)
         let router = Router(routes: routes.map { route in
             let chain = middleware.makeResponder(chainingTo: route.responder)
             return Route(
                 method: route.method, path: route.path,
-                responder: MeasuredResponder(slot: metrics.slot(for: route.path.pattern), metrics: metrics, inner: chain))
+                responder: MeasuredResponder(slot: metrics.slot(for: route.pattern), metrics: metrics, inner: chain))
         })
         self.router = router
         self.metrics = metrics
@@ -32,7 +32,7 @@ public final class DefaultResponder: Responder {
         switch router.match(method: request.method, segments: request.pathSegments) {
         case .found(let route, let parameters):
             request.parameters = parameters
-            request.route = route.path.pattern
+            request.route = route.pattern
             return try route.responder.respond(to: request)
         case .methodNotAllowed(let allowed):
             request.miss = .methodNotAllowed(allowed: allowed)

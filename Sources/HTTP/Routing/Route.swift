@@ -2,14 +2,17 @@
 public struct Route: Sendable, CustomStringConvertible {
     public let method: HTTPMethod
     public let path: [PathComponent]
+    /// `path` written out (`/v1/stations/:id`), made once: every request records it for the log and metrics.
+    public let pattern: String
     /// The handler with this route's own middleware folded around it (global middleware is added at boot).
     public let responder: Responder
 
     public init(method: HTTPMethod, path: [PathComponent], responder: Responder) {
         self.method = method
         self.path = path
+        self.pattern = path.pattern
         self.responder = responder
     }
 
-    public var description: String { "\(method.rawValue) \(path.pattern)" }
+    public var description: String { "\(method.rawValue) \(pattern)" }
 }

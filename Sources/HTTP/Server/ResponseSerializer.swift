@@ -45,9 +45,15 @@ enum ResponseSerializer {
 
     /// Framing headers are the server's to write; a handler's copy would risk a second, conflicting length.
     static func isServerManaged(_ name: String) -> Bool {
-        HTTPHeaders.equalsIgnoringCase(name, "Content-Length") || HTTPHeaders.equalsIgnoringCase(name, "Connection")
-            || HTTPHeaders.equalsIgnoringCase(name, "Date") || HTTPHeaders.equalsIgnoringCase(name, "Transfer-Encoding")
-            || HTTPHeaders.equalsIgnoringCase(name, "Server")
+        // One comparison per header at most: the five names differ in length.
+        switch name.utf8.count {
+        case 4: HTTPHeaders.equalsIgnoringCase(name, "Date")
+        case 6: HTTPHeaders.equalsIgnoringCase(name, "Server")
+        case 10: HTTPHeaders.equalsIgnoringCase(name, "Connection")
+        case 14: HTTPHeaders.equalsIgnoringCase(name, "Content-Length")
+        case 17: HTTPHeaders.equalsIgnoringCase(name, "Transfer-Encoding")
+        default: false
+        }
     }
 
     static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
