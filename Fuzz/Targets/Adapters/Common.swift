@@ -33,3 +33,18 @@ func fuzzCheck(_ adapted: Adapted) {
 func fuzzData(_ data: UnsafePointer<UInt8>, _ size: Int) -> Data {
     Data(bytes: data, count: size)
 }
+
+/// The targets of adapters that name brands from a second endpoint: the bytes as a price payload (with `known`
+/// brands) and as that endpoint's brand list.
+func fuzzBrandedAdapter(
+    _ data: UnsafePointer<UInt8>, _ size: Int, known: [String: String],
+    adapt: (Data, [String: String], Date) throws(AdapterError) -> Adapted,
+    brands: (Data) throws(AdapterError) -> [String: String]
+) -> CInt {
+    let payload = fuzzData(data, size)
+    if let adapted = try? adapt(payload, known, fuzzFetchedAt) {
+        fuzzCheck(adapted)
+    }
+    _ = try? brands(payload)
+    return 0
+}

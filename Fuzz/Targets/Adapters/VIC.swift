@@ -6,10 +6,5 @@ private let knownBrands = ["1": "7-Eleven", "2": "BP"]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let payload = fuzzData(data, size)
-    if let adapted = try? FairFuelAdapter.adapt(payload, brands: knownBrands, fetchedAt: fuzzFetchedAt) {
-        fuzzCheck(adapted)
-    }
-    _ = try? FairFuelAdapter.brands(payload)
-    return 0
+    fuzzBrandedAdapter(data, size, known: knownBrands, adapt: FairFuelAdapter.adapt, brands: FairFuelAdapter.brands)
 }

@@ -6,10 +6,5 @@ private let knownBrands = ["VIB": "Vibe", "BP": "BP", "CAL": "Caltex"]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let payload = fuzzData(data, size)
-    if let adapted = try? FuelWatchSitesAdapter.adapt(payload, brands: knownBrands, fetchedAt: fuzzFetchedAt) {
-        fuzzCheck(adapted)
-    }
-    _ = try? FuelWatchSitesAdapter.brands(payload)
-    return 0
+    fuzzBrandedAdapter(data, size, known: knownBrands, adapt: FuelWatchSitesAdapter.adapt, brands: FuelWatchSitesAdapter.brands)
 }

@@ -2,17 +2,9 @@
 public struct EtcdKeyValue: Equatable, Sendable {
     public var key: String
     public var value: [UInt8]
-    public var createRevision: Int64
-    public var modRevision: Int64
-    public var lease: Int64
-
-    public init(key: String, value: [UInt8], createRevision: Int64 = 0, modRevision: Int64 = 0, lease: Int64 = 0) {
-        self.key = key
-        self.value = value
-        self.createRevision = createRevision
-        self.modRevision = modRevision
-        self.lease = lease
-    }
+    public var createRevision: Int64 = 0
+    public var modRevision: Int64 = 0
+    public var lease: Int64 = 0
 }
 
 /// A granted lease: its id and the TTL etcd actually gave (it may raise a TTL below its minimum).
@@ -25,24 +17,13 @@ public struct EtcdLease: Equatable, Sendable {
 public struct EtcdPut: Equatable, Sendable {
     public var key: String
     public var value: [UInt8]
-    public var lease: Int64
-
-    public init(key: String, value: [UInt8], lease: Int64 = 0) {
-        self.key = key
-        self.value = value
-        self.lease = lease
-    }
+    public var lease: Int64 = 0
 }
 
 /// `create_revision(key) == revision`: 0 means "the key does not exist".
 public struct EtcdCreateRevisionEquals: Equatable, Sendable {
     public var key: String
     public var revision: Int64
-
-    public init(key: String, revision: Int64) {
-        self.key = key
-        self.revision = revision
-    }
 }
 
 /// A transaction's outcome. A put in a succeeded transaction happened at `revision`, so a key it created has

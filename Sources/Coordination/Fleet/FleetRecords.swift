@@ -30,24 +30,12 @@ public struct MemberRecord: Codable, Equatable, Sendable {
     public var version: UInt64
     public var epoch: Int64
     public var role: String
-
-    public init(url: String, version: UInt64, epoch: Int64, role: String) {
-        self.url = url
-        self.version = version
-        self.epoch = epoch
-        self.role = role
-    }
 }
 
 /// `/<fleet>/leader`: who leads (the key's create_revision is the epoch).
 public struct LeaderRecord: Codable, Equatable, Sendable {
     public var name: String
     public var url: String
-
-    public init(name: String, url: String) {
-        self.name = name
-        self.url = url
-    }
 }
 
 enum FleetJSON {

@@ -31,14 +31,6 @@ public struct AdviceSkill: Hashable, Codable, Sendable {
     /// Fewer scored days than this prove nothing either way.
     public static let minimumDaysScored = 10
 
-    public init(hitRate: Double, bestBaseline: Baseline, baselineHitRate: Double, daysScored: Int, through: String) {
-        self.hitRate = hitRate
-        self.bestBaseline = bestBaseline
-        self.baselineHitRate = baselineHitRate
-        self.daysScored = daysScored
-        self.through = through
-    }
-
     /// A rule right no more often than this is a coin toss, whatever the baselines did (on flat days every rule is
     /// wrong, so all can score under a half: Melbourne E85's 29 % against 25 %).
     public static let minimumHitRate = 0.5

@@ -43,11 +43,6 @@ public struct CycleAdvice: Hashable, Sendable {
         /// Rising and below this position: the rise has begun and has further to go.
         public var fillWhileRisingBelow: Double
 
-        public init(fillAtOrBelow: Double, fillWhileRisingBelow: Double) {
-            self.fillAtOrBelow = fillAtOrBelow
-            self.fillWhileRisingBelow = fillWhileRisingBelow
-        }
-
         public static let standard = Rule(fillAtOrBelow: 0.25, fillWhileRisingBelow: 0.5)
 
         public var description: String { "fill at position <= \(fillAtOrBelow), or rising below \(fillWhileRisingBelow)" }

@@ -10,11 +10,6 @@ public struct PlausibleBand: Sendable, Hashable {
     public let median: Double
     public let width: Double
 
-    public init(median: Double, width: Double) {
-        self.median = median
-        self.width = width
-    }
-
     public func contains(_ price: PriceTenths) -> Bool {
         abs(Double(price.tenths) - median) <= width
     }

@@ -20,25 +20,15 @@ public struct Cycle: Hashable, Codable, Sendable {
     /// A window whose averages span less than 0.1 c (the price resolution) is flat.
     public static let flatBelowCents = 0.1
 
-    public init(position: Double, direction: Direction, change: Double, low: Double, high: Double) {
-        self.position = position
-        self.direction = direction
-        self.change = change
-        self.low = low
-        self.high = high
-    }
-
     /// The cycle of a window of daily points, oldest first; nil for an empty window.
     public init?(points: [DailyPoint]) {
         guard let latest = points.last?.average else { return nil }
         let averages = points.map(\.average)
-        let low = averages.min()!
-        let high = averages.max()!
-        let position = high - low < Self.flatBelowCents ? 0.5 : min(1, max(0, (latest - low) / (high - low)))
+        low = averages.min()!
+        high = averages.max()!
+        position = high - low < Self.flatBelowCents ? 0.5 : min(1, max(0, (latest - low) / (high - low)))
         let earlier = averages.dropLast().suffix(Self.lookback)
-        let change = earlier.isEmpty ? 0 : latest - earlier.reduce(0, +) / Double(earlier.count)
-        let direction: Direction =
-            change > Self.steadyWithinCents ? .rising : change < -Self.steadyWithinCents ? .falling : .steady
-        self.init(position: position, direction: direction, change: change, low: low, high: high)
+        change = earlier.isEmpty ? 0 : latest - earlier.reduce(0, +) / Double(earlier.count)
+        direction = change > Self.steadyWithinCents ? .rising : change < -Self.steadyWithinCents ? .falling : .steady
     }
 }

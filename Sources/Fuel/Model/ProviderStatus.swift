@@ -12,8 +12,8 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
     /// The day the served data describes when the update said so (VIC publishes a day late, so its capture
     /// describes the day before); nil when it is the day of `asOf` (`Snapshot.dataDay(of:)`).
     public var describedDay: CalendarDay?
-    public var stationCount: Int
-    public var priceCount: Int
+    public var stationCount = 0
+    public var priceCount = 0
     /// The next-day prices held (WA), with the instant this server first held them; nil when none are held.
     public var tomorrow: TomorrowPublication?
     /// Stations (by source id) missing from the last full feeds, with how many in a row; they are removed once
@@ -26,18 +26,6 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
     public var fullFeedAt: Date?
     /// Full feeds in a row refused for growing too fast (`FeedPolicy`); growth is accepted once enough agree.
     public var growthRejections: Int?
-
-    public init(
-        provider: ProviderID, source: DataSource, asOf: Date? = nil, stationCount: Int = 0, priceCount: Int = 0,
-        tomorrow: TomorrowPublication? = nil
-    ) {
-        self.provider = provider
-        self.source = source
-        self.asOf = asOf
-        self.stationCount = stationCount
-        self.priceCount = priceCount
-        self.tomorrow = tomorrow
-    }
 
     /// The starting point for a provider we have no data from yet.
     static func initial(_ provider: ProviderID, source: DataSource = .live) -> ProviderStatus {

@@ -10,12 +10,6 @@ public enum CheapestPerCell {
         public var location: Coordinate
         /// The price a pin shows, in tenths; nil when it shows none (such a pin loses to any priced one).
         public var tenths: Int?
-
-        public init(id: StationID, location: Coordinate, tenths: Int?) {
-            self.id = id
-            self.location = location
-            self.tenths = tenths
-        }
     }
 
     public struct Selection: Hashable, Sendable {

@@ -19,13 +19,6 @@ public struct ChangeEvent: Hashable, Sendable {
     public var station: StationID
     public var state: AustralianState
 
-    public init(kind: Kind, changedAt: Date, station: StationID, state: AustralianState) {
-        self.kind = kind
-        self.changedAt = changedAt
-        self.station = station
-        self.state = state
-    }
-
     /// nil for an event about the station itself.
     public var fuel: FuelType? {
         switch kind {

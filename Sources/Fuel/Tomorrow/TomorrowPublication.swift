@@ -8,11 +8,6 @@ public struct TomorrowPublication: Hashable, Codable, Sendable {
     /// When this server first held prices for `day`.
     public var heldSince: Date
 
-    public init(day: CalendarDay, heldSince: Date) {
-        self.day = day
-        self.heldSince = heldSince
-    }
-
     /// When they count as published: never before their scheduled publication (a sample recorded the same
     /// morning carries them from an earlier instant).
     public var publishedAt: Date {
