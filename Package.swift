@@ -25,13 +25,15 @@ let package = Package(
         // Wiring: configuration, commands, persistence, replication, pollers, the fleet and the application builder.
         .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
-        .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers"], path: "Benchmarks/Sources/PettyBench"),
+        .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers", "TestSupport"], path: "Benchmarks/Sources/PettyBench"),
 
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-        .testTarget(name: "FuelTests", dependencies: ["Fuel"]),
-        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers"]),
+        // What the test targets (and the benchmark's synthetic datasets) share: the seeded generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "FuelTests", dependencies: ["Fuel", "TestSupport"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP", "TestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 # The long scenarios that the README's `swift test` skips to stay fast: followers copying from real leaders,
 # pollers against fake providers that hang or fail, the WA trading-day walk and live site facts over sockets, the
 # `serve` binary against fake providers and on a locked directory, restarts on a real data directory, persistence
-# retrying on a full disk, every bit flip of every data file. Each such suite is marked `.longScenario` (Tests/*/Support/LongScenario.swift) and runs here with
+# retrying on a full disk, every bit flip of every data file, a follower offered a dataset at the 100,000-station limit. Each such suite is marked `.longScenario` (Tests/*/Support/LongScenario.swift) and runs here with
 # PETTY_LONG_SCENARIOS=1.
 # .ci/run calls this after `swift test`; it prints `N passed, N failed` last.
 set -uo pipefail

@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func routeTableListsEveryRoute() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         let rows = Set(RouteTable.render(app.routes).split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") })
         for route in ["GET /v1/stations", "GET /v1/stations/:id", "GET /v1/prices/cheapest", "GET /v1/prices/changes", "GET /v1/averages", "GET /v1/trends", "GET /v1/tomorrow", "GET /health"] {
             #expect(rows.contains(route), "missing \(route)")

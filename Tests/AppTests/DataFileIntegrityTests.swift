@@ -4,6 +4,7 @@ import HTTP
 import Testing
 @testable import API
 @testable import App
+import TestSupport
 
 /// Files on disk are not trusted: every file carries a checksum, every value is range-checked on load, the
 /// registry is made to agree with the snapshot, and whatever could not be used is reported, never trapped on.
@@ -215,18 +216,5 @@ import Testing
         let fresh = next.assign(StationKey(provider: .wa, sourceID: "never-seen-\(UUID().uuidString)"))
         let used = dataset.snapshot.entries.map(\.id.rawValue) + registry.assignments.map(\.id.rawValue)
         #expect(fresh.rawValue > used.max() ?? 0)
-    }
-}
-
-/// A small seeded generator, so the "random" flips are the same on every run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1330_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -3,6 +3,7 @@ import Fuel
 import Testing
 @testable import API
 @testable import App
+import TestSupport
 
 /// The checksum against damage in transit: thirty real payloads, each with one bit flipped, served by a fake leader
 /// on loopback and synced by a follower (the trust rules' harness). A long scenario: thirty multi-megabyte

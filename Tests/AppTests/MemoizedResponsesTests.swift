@@ -9,11 +9,13 @@ import Testing
 /// changes, new data at once, the gzip made once.
 @Suite struct MemoizedResponsesTests {
     let wall = Date(timeIntervalSince1970: 1_795_500_000)  // 2026-11-24, a whole second
+    /// One app for the read-only cases: each target is a different memo, so they cannot see each other's stores.
+    static let readOnly = Result { try AppTestSupport.sampleApp(clock: { Date(timeIntervalSince1970: 1_795_500_000) }) }
 
     @Test(arguments: ["/v1/trends?state=VIC&fuel=U91&days=30", "/v1/averages?state=NSW", "/v1/prices/cheapest?fuel=U91&state=NSW&limit=100",
         "/v1/stations?state=NSW&limit=50", "/v1/stations?state=NSW&fuel=U91&cluster=true&zoom=22"])
     func aMemoizedAnswerIsStoredCompressedOnce(_ target: String) throws {
-        let app = try AppTestSupport.sampleApp(clock: { [wall] in wall })
+        let app = try Self.readOnly.get()
         let plain = try app.test(.GET, target)
         let first = try app.test(.GET, target, headers: ["Accept-Encoding": "gzip"])
         let second = try app.test(.GET, target, headers: ["Accept-Encoding": "gzip"])

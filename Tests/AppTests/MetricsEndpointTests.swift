@@ -24,8 +24,12 @@ import Testing
         return lines.count == 1 ? String(lines[0].dropFirst(series.count + 1)) : nil
     }
 
+    /// A fresh app per test, so the counts are exactly this test's traffic; the sample cut to 50 stations per
+    /// provider, since counting does not depend on the data and a full sample app renders thousands of stations.
+    func freshApp() throws -> Application { try AppTestSupport.app(with: FollowerHarness.good) }
+
     @Test func aScrapeAfterKnownTrafficCountsEachRouteAndStatusExactly() async throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try freshApp()
         app.server.threads = 2
         let port = try app.startLive()
         defer { app.shutdown() }
@@ -47,7 +51,7 @@ import Testing
         #expect(!text.contains(#"route="/metrics""#))
         #expect(Int(value("petty_http_open_connections", in: text) ?? "") ?? 0 >= 1)
         #expect(Int(value("petty_http_response_bytes_total", in: text) ?? "") ?? 0 > 5 * 500)
-        #expect(value("petty_snapshot_version", in: text) == String(AppTestSupport.sampleDataset.snapshot.version))
+        #expect(value("petty_snapshot_version", in: text) == String(FollowerHarness.good.snapshot.version))
         #expect(value("petty_persistence_failures_total", in: text) == "0")
         #expect(Int(value("petty_process_resident_memory_bytes", in: text) ?? "") ?? 0 > 1 << 20)
         #expect(value("petty_process_uptime_seconds", in: text) != nil)
@@ -57,7 +61,7 @@ import Testing
     }
 
     @Test func theHistogramsBucketsAreCumulativeAndEndAtTheCount() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try freshApp()
         for _ in 0..<4 { try app.test(.GET, "/v1/stations/1") }
         let text = try app.test(.GET, "/metrics").bodyString
         let buckets = text.split(separator: "\n")
@@ -69,7 +73,7 @@ import Testing
     }
 
     @Test func onlyTheAddressesAllowedForInternalMayReadIt() throws {
-        let app = try AppTestSupport.sampleApp()
+        let app = try AppTestSupport.sharedSampleApp()
         #expect(try app.test(.GET, "/metrics", peer: "127.0.0.1").status == .ok)
         #expect(try app.test(.GET, "/metrics", peer: "203.0.113.9").status == .notFound)
         // Relayed by a trusted nginx for an internet client: judged by the real client.
@@ -85,7 +89,7 @@ import Testing
         polls.record(.ok, for: .wa, seconds: 0.5)
         polls.record(.ok, for: .wa, seconds: 0.25)
         polls.record(.failed, for: .wa, seconds: 1)
-        let context = PettyContext(store: makePettyStore(AppTestSupport.sampleDataset), clock: { Date() }, startedAt: Date(), appStoreID: nil)
+        let context = PettyContext(store: makePettyStore(FollowerHarness.good), clock: { Date() }, startedAt: Date(), appStoreID: nil)
         var out = PrometheusText()
         FuelMetrics(context: context, polls: polls).write(to: &out, now: Date())
         let lines = out.text.split(separator: "\n").map(String.init)

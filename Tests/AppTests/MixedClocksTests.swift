@@ -10,7 +10,11 @@ import Testing
 @Suite struct MixedClocksTests {
     let wall = Date(timeIntervalSince1970: 1_795_500_000)  // 2026-11-24, well after every sample
 
-    func app() throws -> Application {
+    /// One app for the suite: its tests only read it, and each build renders the whole sample twice.
+    static let shared = Result { try MixedClocksTests().makeApp() }
+    func app() throws -> Application { try Self.shared.get() }
+
+    func makeApp() throws -> Application {
         let (app, store) = try buildApplication(
             AppTestSupport.config(), logger: AppTestSupport.quietLogger(), clock: { [wall] in wall }, dataset: AppTestSupport.sampleDataset)
         let station = StationRecord(
@@ -18,7 +22,7 @@ import Testing
             suburb: "Sydney", state: .NSW, postcode: "2000", location: Coordinate(latitude: -33.87, longitude: 151.21))
         let price = PriceRecord(station: station.key, fuel: .U91, price: PriceTenths(tenths: 1_899), updatedAt: wall.addingTimeInterval(-3_600))
         let report = store.apply(ProviderUpdate(provider: .nsw, stations: [station], prices: [price], asOf: wall), source: .live, at: wall)
-        #expect(report.isApplied)
+        guard report.isApplied else { throw TestFailure("the live NSW update was not applied: \(report)") }
         return app
     }
 

@@ -8,6 +8,8 @@ import HTTP
 /// The numbers a motorist trusts, checked against the bundled recorded payloads.
 @Suite struct SampleNumbersTests {
     static let index = FuelIndex(snapshot: AppTestSupport.sampleDataset.snapshot)
+    /// The sample's station JSON, rendered once for the suite.
+    static let rendered = RenderedSnapshot.render(SnapshotBasis(dataset: AppTestSupport.sampleDataset, index: index))
     var index: FuelIndex { Self.index }
     var snapshot: Snapshot { Self.index.snapshot }
 
@@ -51,7 +53,7 @@ import HTTP
         let last = try index.stations(matching: StationQuery(state: .VIC, fuel: .U91, sort: .price, limit: 1, offset: ranked.total - 1))
         #expect(last.matches.first?.price?.price != placeholder)
         // Its JSON says so.
-        let rendered = RenderedSnapshot.render(SnapshotBasis(dataset: AppTestSupport.sampleDataset, index: index))
+        let rendered = Self.rendered
         let json = String(decoding: rendered.fragments[slots[0]], as: UTF8.self)
         #expect(json.contains("\"price\":350.0,\"vs_average\":null,\"vs_average_of\":null,\"updated_at\":") && json.contains("\"implausible\":true"))
     }
@@ -86,7 +88,7 @@ import HTTP
         #expect(index.standing(.LPG, slot: listed) == .counts)
         let lpg = try #require(index.averages[.NSW, .LPG])
         #expect(lpg.stationCount > 200)  // was 52
-        let rendered = RenderedSnapshot.render(SnapshotBasis(dataset: AppTestSupport.sampleDataset, index: index))
+        let rendered = Self.rendered
         #expect(!String(decoding: rendered.fragments[listed], as: UTF8.self).contains("\"stale\":true"))
         #expect(snapshot.status(of: .nsw)?.fullFeedAt == snapshot.asOf(.nsw))
     }

@@ -43,6 +43,12 @@ struct SharePageTests {
         return try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset).app
     }
 
+    /// Each configuration's app, built once: they only answer requests, and building one renders the whole sample.
+    static let pettyExample = Result { try app(publicURL: "https://petty.example") }
+    static let withAndroid = Result {
+        try app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: fingerprint))
+    }
+
     static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 11 % 256) }.joined(separator: ":")
 
     @Test func linkPreviewTagsUseTheConfiguredPublicURL() throws {
@@ -76,7 +82,7 @@ struct SharePageTests {
     // Whatever the Host, the page (and so its ETag and what shared caches keep) is the same bytes.
     @Test(arguments: ["evil.example", "evil_example", "x!y", "a'b", "a%2Fb", "a;b=c"])
     func theHostHeaderNeverReachesThePage(host: String) throws {
-        let app = try Self.app(publicURL: "https://petty.example")
+        let app = try Self.pettyExample.get()
         let response = try app.test(.GET, "/stations/1", headers: ["Host": host])
         let reference = try app.test(.GET, "/stations/1", headers: ["Host": "petty.example"])
         #expect(response.status == .ok)
@@ -101,7 +107,7 @@ struct SharePageTests {
         #expect(html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789, app-argument=https://petty.example/stations/1\">"))
         #expect(html.contains("<p class=\"open-app\"><a class=\"open-app\" href=\"https://petty.example/stations/1\">Open in Petty</a></p>"))
 
-        let android = try Self.app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: Self.fingerprint))
+        let android = try Self.withAndroid.get()
         let androidHTML = try android.test(.GET, "/stations/1").bodyString
         #expect(!androidHTML.contains("apple-itunes-app"))
         #expect(androidHTML.contains("<a class=\"open-app\" href=\"https://petty.example/stations/1\">Open in Petty</a>"))

@@ -9,7 +9,12 @@ import Testing
 /// the oldest goes first when it is full; an older snapshot's value is never kept.
 @Suite struct SnapshotMemoTests {
     static let t0 = Date(timeIntervalSince1970: 1_790_000_000)  // a whole second
-    let store = makePettyStore(AppTestSupport.sampleDataset)
+    /// The sample cut to 50 stations per provider, still labelled sample (a live feed replaces it): the memo's rule
+    /// does not depend on the data, and each test (and each new snapshot) renders all of it.
+    static let dataset = FollowerHarness.liveDataset(version: 1) { _, statuses in
+        for index in statuses.indices { statuses[index].source = .sample }
+    }
+    let store = makePettyStore(Self.dataset)
 
     /// Publishes a new snapshot: one more live NSW station.
     func publishNewSnapshot() {

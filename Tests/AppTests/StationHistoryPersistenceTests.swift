@@ -19,7 +19,7 @@ import Testing
 
         let vic = try require(dataset.snapshot.entries.first { $0.station.state == .VIC && dataset.stationHistory.marks($0.id, .U91).count > 3 })
         let target = "/v1/stations/\(vic.id)/history?fuel=U91&days=90"
-        let before = try AppTestSupport.sampleApp().test(.GET, target)
+        let before = try AppTestSupport.sharedSampleApp().test(.GET, target)
         let restarted = try buildApplication(AppTestSupport.config(dataDirectory: path), logger: AppTestSupport.quietLogger()).app
         let after = try restarted.test(.GET, target)
         #expect(after.status == .ok)

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 @testable import API
 @testable import App
+import TestSupport
 
 /// A client that applies only `/v1/prices/changes` pages holds what a full fetch of `/v1/stations` shows, after every
 /// step of a sequence of provider updates merged by the real store (price changes, dropped fuels, delisted stations,
@@ -215,7 +216,7 @@ struct SyncWorld {
     let app: Application
     let store: PettyStore
     private let clock: TestClock
-    var random: SeededRandom
+    var random: SplitMix64
     /// By provider: station records and their prices, as the next feed will list them.
     var stations: [ProviderID: [StationRecord]] = [:]
     var prices: [ProviderID: [StationKey: [FuelType: PriceRecord]]] = [:]
@@ -228,7 +229,7 @@ struct SyncWorld {
     private var startedFromFullFetch = false
 
     init(seed: UInt64) throws {
-        random = SeededRandom(seed: seed)
+        random = SplitMix64(seed: seed)
         // 08:00 in Perth: WA's trading day is under way.
         let clock = TestClock(Date(timeIntervalSince1970: 1_772_409_600))
         self.clock = clock
@@ -467,19 +468,6 @@ struct SyncWorld {
         // A client at the end stays there: the next page is empty and hands back the same cursor.
         let end = try get("/v1/prices/changes?cursor=\(clients[0].cursor!)&limit=1")
         #expect((end["data"] as? [Any])?.isEmpty == true, "after \(name)")
-    }
-}
-
-/// SplitMix64: a seeded generator so a failing sequence can be replayed.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

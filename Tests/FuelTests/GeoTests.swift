@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Fuel
+import TestSupport
 
 @Suite struct GeoTests {
     let sydney = Coordinate(latitude: -33.8688, longitude: 151.2093)
@@ -100,15 +101,5 @@ import Testing
     }
 }
 
-/// SplitMix64, so random tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator the Fuel tests name.
+typealias SeededGenerator = SplitMix64

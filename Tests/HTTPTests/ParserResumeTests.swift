@@ -1,5 +1,6 @@
 import Testing
 @testable import HTTP
+import TestSupport
 
 /// The parser resumes from the `HTTPParseProgress` the previous call left: fed any split of a request, every
 /// call answers exactly what parsing that prefix from scratch answers, and the scan work stays linear.
@@ -104,20 +105,5 @@ struct ParserResumeTests {
         }
         #expect(restarted > 50 * bytes.count)
         #endif
-    }
-}
-
-/// A small seeded generator, so random splits are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 struct BenchError: Error, CustomStringConvertible {
     let description: String
@@ -30,20 +31,10 @@ struct Options {
     }
 }
 
-/// SplitMix64: small, fast, deterministic for a given seed on every platform.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
+/// The benchmarks' synthetic datasets: SplitMix64 (shared with the tests), the same for a given seed on every platform.
+typealias SeededRandom = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// Uniform in 0..<1.
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
