@@ -89,6 +89,66 @@ import TestSupport
         #expect(index.near(Coordinate(latitude: 0, longitude: 0), radiusKm: 1).map(\.slot) == [1])
     }
 
+    /// Every station measured the plain way: the index must return exactly these, with the same distances.
+    func bruteForce(_ points: [Coordinate], _ center: Coordinate, _ radius: Double) -> [Int: Double] {
+        Dictionary(uniqueKeysWithValues: points.indices.compactMap { slot in
+            let distance = center.distanceKm(to: points[slot])
+            return distance <= radius ? (slot, distance) : nil
+        })
+    }
+
+    func found(_ index: SpatialIndex, _ center: Coordinate, _ radius: Double) -> [Int: Double] {
+        Dictionary(uniqueKeysWithValues: index.near(center, radiusKm: radius).map { ($0.slot, $0.distanceKm) })
+    }
+
+    @Test func aStationExactlyAtTheRadiusIsFound() {
+        // Dense like a city: many stations a few km apart. Each radius is the plain distance to one of them.
+        var generator = SeededGenerator(seed: 5)
+        let points = (0..<3_000).map { _ in
+            Coordinate(latitude: Double.random(in: -34.2 ... -33.5, using: &generator), longitude: Double.random(in: 150.6...151.4, using: &generator))
+        }
+        let index = SpatialIndex(points: points)
+        for _ in 0..<300 {
+            let center = Coordinate(
+                latitude: Double.random(in: -34.3 ... -33.4, using: &generator), longitude: Double.random(in: 150.5...151.5, using: &generator))
+            let target = Int.random(in: 0..<points.count, using: &generator)
+            let radius = center.distanceKm(to: points[target])
+            let hits = found(index, center, radius)
+            #expect(hits[target] == radius, "station \(target) at exactly \(radius) km")
+            #expect(hits == bruteForce(points, center, radius))
+            // Just inside the station's distance, it is gone.
+            #expect(found(index, center, radius.nextDown)[target] == nil)
+        }
+    }
+
+    @Test func stationsOnStripEdgesAndCirclesThroughThemAreFoundAsThePlainScanFindsThem() throws {
+        // A lattice on the strips' own boundaries (0.01° from the southernmost point), so stations, centres and
+        // box edges sit exactly where one strip ends and the next begins, and radii pass through lattice points.
+        let strip = SpatialIndex.defaultCellDegrees
+        let points = (0..<40).flatMap { row in
+            (0..<40).map { column in Coordinate(latitude: -34 + Double(row) * strip, longitude: 151 + Double(column) * strip / 2) }
+        }
+        let index = SpatialIndex(points: points)
+        for (row, column) in [(0, 0), (10, 10), (20, 7), (39, 39), (13, 0), (25, 31)] {
+            let center = points[row * 40 + column]
+            for (otherRow, otherColumn) in [(row, 0), (0, column), (39, 39), (17, 23), (row + 1, column)] where otherRow < 40 {
+                let radius = center.distanceKm(to: points[otherRow * 40 + otherColumn])
+                guard radius > 0 else { continue }
+                #expect(found(index, center, radius) == bruteForce(points, center, radius), "centre \(row),\(column) radius \(radius)")
+            }
+            let box = try BoundingBox(
+                minLat: center.latitude, minLng: center.longitude, maxLat: center.latitude + 5 * strip, maxLng: center.longitude + 3 * strip)
+            #expect(index.within(box) == points.indices.filter { box.contains(points[$0]) })
+        }
+    }
+
+    @Test func aRadiusPastTheAntipodeFindsEveryStation() {
+        let points = [sydney, melbourne, Coordinate(latitude: 51.5, longitude: -0.1), Coordinate(latitude: 33.9, longitude: -28.8)]
+        let index = SpatialIndex(points: points)
+        #expect(Set(index.near(sydney, radiusKm: 25_000).map(\.slot)) == [0, 1, 2, 3])
+        #expect(found(index, sydney, 19_000) == bruteForce(points, sydney, 19_000))
+    }
+
     /// The point `km` away along a great circle.
     func destination(from start: Coordinate, km: Double, bearingDegrees: Double) -> Coordinate {
         let angular = km / Coordinate.earthRadiusKm

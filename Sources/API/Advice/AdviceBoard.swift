@@ -8,8 +8,6 @@ import Synchronization
 /// object rendered as JSON so `/v1/advice` and `/v1/summary` only concatenate bytes.
 struct AdviceBoard: Sendable {
     let version: UInt64
-    /// Per city: the instant (by its state's clock) from which this board may be out of date.
-    let validUntil: [MetroArea: Date]
     let advice: [MetroFuel: CycleAdvice]
     /// The `data` object of `/v1/advice` per city and fuel.
     let fragments: [MetroFuel: [UInt8]]
@@ -25,6 +23,12 @@ struct AdviceBoard: Sendable {
     let builtAt: Date
     /// Each state's clock (live data by the wall clock, sample data by its capture instant).
     let clocks: DataClocks
+    /// The first wall-clock instant at which some city's answer may change: the earliest next boundary
+    /// (`nextBoundary`) of the cities judged by the wall clock. A city judged by a frozen clock (sample data) never
+    /// reaches its own, so one comparison answers for all five.
+    let expiresAt: Date
+    /// The summary parts rendered from this board, per state and fuel, made on first use.
+    let summaryParts = SummaryPartsTable()
 
     static let outsideReason = "That point is outside the Sydney, Melbourne, Brisbane, Adelaide and Perth metro areas, the cities whose prices move in a cycle."
 
@@ -77,7 +81,8 @@ struct AdviceBoard: Sendable {
             outside[fuel] = Self.response(fragment: body.bytes, meta: view.rendered.meta(for: nil), lastModified: view.rendered.lastModified)
             outsideFragments[fuel] = body.bytes
         }
-        self.validUntil = validUntil
+        expiresAt = validUntil.filter { city, _ in !(view.clocks.provider(of: city.state).map(view.clocks.isFrozen) ?? false) }
+            .values.min() ?? .distantFuture
         self.advice = advice
         self.fragments = fragments
         self.responses = responses
@@ -107,11 +112,8 @@ struct AdviceBoard: Sendable {
     /// Whether this board still answers for every city at `wall`, each judged by its state's clock. What is
     /// rendered from the board (summary parts) lives exactly as long.
     var freshness: SnapshotMemo.Freshness {
-        let clocks = clocks
-        let validUntil = validUntil
-        return .whilst { wall in
-            validUntil.allSatisfy { city, until in clocks.now(for: city.state, wall: wall) < until }
-        }
+        let expiresAt = expiresAt
+        return .whilst { wall in wall < expiresAt }
     }
 
     /// The next instant an answer for `state` can change without new data: local midnight, and in WA the next

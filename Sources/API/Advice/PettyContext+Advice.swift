@@ -11,11 +11,9 @@ extension PettyContext {
         ) { AdviceBoard(view: view, wall: clock()) }
     }
 
-    /// The summary parts for `state` and `fuel` rendered from `board`, kept exactly as long as the board.
+    /// The summary parts for `state` and `fuel` rendered from `board`, kept exactly as long as the board (in its
+    /// `summaryParts`).
     func summaryParts(_ key: StateFuel, board: AdviceBoard, view: PettyView) -> SummaryParts {
-        memo.value(
-            SnapshotMemo.Key(kind: "summary-parts", detail: "\(key.state.rawValue) \(key.fuel.rawValue)"), in: view, wall: clock(),
-            freshness: { _ in board.freshness }, bytes: { $0.head.count + $0.tail.count }
-        ) { SummaryParts(view: view, board: board, state: key.state, fuel: key.fuel) }
+        board.summaryParts.parts(key) { SummaryParts(view: view, board: board, state: key.state, fuel: key.fuel) }
     }
 }

@@ -19,7 +19,10 @@ struct SummaryController: RouteCollection {
     static let maxNameBytes = 76
 
     static func shortened(_ name: String) -> String {
-        guard name.count > maxNameCharacters || name.utf8.count > maxNameBytes else { return name }
+        // No more bytes than the character limit means no more characters either: the usual name is not counted.
+        let length = name.utf8.count
+        guard length > maxNameCharacters else { return name }
+        guard name.count > maxNameCharacters || length > maxNameBytes else { return name }
         var kept = ""
         var count = 0
         var bytes = "…".utf8.count

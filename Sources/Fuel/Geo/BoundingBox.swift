@@ -54,6 +54,19 @@ public struct BoundingBox: Hashable, Codable, Sendable {
         }
     }
 
+    private init(unchecked minLat: Double, _ minLng: Double, _ maxLat: Double, _ maxLng: Double) {
+        self.minLat = minLat
+        self.minLng = minLng
+        self.maxLat = maxLat
+        self.maxLng = maxLng
+    }
+
+    /// This box with `degrees` more on every side, clamped to the globe.
+    func widened(by degrees: Double) -> BoundingBox {
+        BoundingBox(
+            unchecked: max(-90, minLat - degrees), max(-180, minLng - degrees), min(90, maxLat + degrees), min(180, maxLng + degrees))
+    }
+
     public func contains(_ point: Coordinate) -> Bool {
         point.latitude >= minLat && point.latitude <= maxLat && point.longitude >= minLng
             && point.longitude <= maxLng

@@ -1,9 +1,11 @@
-/// A uniform latitude/longitude grid over a snapshot's stations, built once per snapshot.
-/// Answers radius and box queries by visiting only the cells that can hold an answer.
+/// The stations of a snapshot in latitude strips, each strip sorted by longitude, built once per snapshot. A radius
+/// or box query visits only the strips it spans, and in each only the run of stations inside its longitudes (found
+/// by binary search), so what it reads is about the query's box, however dense the city.
 ///
-/// Cells are `cellDegrees` square (0.1° is about 11 km north-south); the grid covers the stations'
-/// bounding box only. Storage is compressed: `cellStart[c]..<cellStart[c+1]` indexes `members`.
-/// Stations with invalid coordinates are not indexed, so geographic queries never return them.
+/// Strips are `cellDegrees` tall (0.01°, about 1.1 km: a 5 km circle spans ten, and overshoots its box by at most
+/// one strip at each end). Each member keeps what a query reads side by side: its coordinate, cos(latitude) and
+/// its point on the unit sphere. Stations with invalid coordinates are not indexed, so geographic queries never
+/// return them.
 public struct SpatialIndex: Sendable {
     public struct Hit: Hashable, Sendable {
         /// Index into the snapshot's `entries`.
@@ -11,88 +13,82 @@ public struct SpatialIndex: Sendable {
         public var distanceKm: Double
     }
 
+    /// One indexed station.
+    struct Member: Sendable {
+        var location: Coordinate
+        /// `location.cosLatitude`: the haversine of a survivor then costs two sines, not four trig calls.
+        var cosLatitude: Double
+        var vector: UnitVector
+        var slot: Int32
+    }
+
+    /// Strip height when none is given.
+    public static let defaultCellDegrees = 0.01
+
     public let cellDegrees: Double
     private let originLat: Double
-    private let originLng: Double
     private let rows: Int
-    private let columns: Int
-    private let cellStart: [Int32]
-    private let members: [Int32]
-    private let points: [Coordinate]
-    /// `points[slot].cosLatitude`, once per snapshot: radius queries then cost two sines per candidate, not four trig calls.
-    private let cosLatitudes: [Double]
+    /// `rowStart[r]..<rowStart[r + 1]` are strip `r`'s members, west to east.
+    private let rowStart: [Int32]
+    private let members: [Member]
 
-    /// Keeps a grid over scattered bogus coordinates from growing without bound.
-    static let maximumCells = 2_000_000
+    /// Keeps the strips over scattered bogus latitudes from growing without bound.
+    static let maximumRows = 200_000
 
-    public init(points: [Coordinate], cellDegrees: Double = 0.1) {
+    public init(points: [Coordinate], cellDegrees: Double = SpatialIndex.defaultCellDegrees) {
         let valid = points.indices.filter { points[$0].isValid }
         var cell = max(cellDegrees, 0.001)
         let minLat = valid.map { points[$0].latitude }.min() ?? 0
         let maxLat = valid.map { points[$0].latitude }.max() ?? 0
-        let minLng = valid.map { points[$0].longitude }.min() ?? 0
-        let maxLng = valid.map { points[$0].longitude }.max() ?? 0
-        var rows = 1, columns = 1
-        while true {
-            rows = Int(((maxLat - minLat) / cell).rounded(.down)) + 1
-            columns = Int(((maxLng - minLng) / cell).rounded(.down)) + 1
-            if rows * columns <= Self.maximumCells { break }
-            cell *= 2
-        }
+        while Int(((maxLat - minLat) / cell).rounded(.down)) + 1 > Self.maximumRows { cell *= 2 }
+        let rows = Int(((maxLat - minLat) / cell).rounded(.down)) + 1
         self.cellDegrees = cell
         self.originLat = minLat
-        self.originLng = minLng
         self.rows = rows
-        self.columns = columns
-        self.points = points
-        self.cosLatitudes = points.map(\.cosLatitude)
 
-        var counts = [Int32](repeating: 0, count: rows * columns + 1)
-        var cells = [Int](repeating: 0, count: points.count)
-        for slot in valid {
-            let cellIndex = Self.cell(row: Self.index(points[slot].latitude, minLat, cell, rows),
-                                      column: Self.index(points[slot].longitude, minLng, cell, columns), columns)
-            cells[slot] = cellIndex
-            counts[cellIndex + 1] += 1
+        let rowOf = valid.map { Self.row(points[$0].latitude, minLat, cell, rows) }
+        let order = valid.indices.sorted { a, b in
+            (rowOf[a], points[valid[a]].longitude, valid[a]) < (rowOf[b], points[valid[b]].longitude, valid[b])
         }
-        for index in 1..<counts.count { counts[index] += counts[index - 1] }
-        var next = counts
-        var members = [Int32](repeating: 0, count: valid.count)
-        for slot in valid {
-            let cellIndex = cells[slot]
-            members[Int(next[cellIndex])] = Int32(slot)
-            next[cellIndex] += 1
+        var rowStart = [Int32](repeating: 0, count: rows + 1)
+        for position in valid.indices { rowStart[rowOf[position] + 1] += 1 }
+        for row in 0..<rows { rowStart[row + 1] += rowStart[row] }
+        self.rowStart = rowStart
+        members = order.map { position in
+            let point = points[valid[position]]
+            return Member(location: point, cosLatitude: point.cosLatitude, vector: UnitVector(point), slot: Int32(valid[position]))
         }
-        self.cellStart = counts
-        self.members = members
     }
 
-    public init(snapshot: Snapshot, cellDegrees: Double = 0.1) {
+    public init(snapshot: Snapshot, cellDegrees: Double = SpatialIndex.defaultCellDegrees) {
         self.init(points: snapshot.entries.map(\.station.location), cellDegrees: cellDegrees)
     }
 
-    private static func index(_ value: Double, _ origin: Double, _ cell: Double, _ count: Int) -> Int {
-        min(count - 1, max(0, Int(((value - origin) / cell).rounded(.down))))
+    private static func row(_ latitude: Double, _ origin: Double, _ cell: Double, _ rows: Int) -> Int {
+        min(rows - 1, max(0, Int(((latitude - origin) / cell).rounded(.down))))
     }
 
-    private static func cell(row: Int, column: Int, _ columns: Int) -> Int { row * columns + column }
-
-    /// Calls `body` with each indexed slot in cells overlapping `box`.
-    private func forEachCandidate(in box: BoundingBox, _ body: (Int) -> Void) {
-        guard !members.isEmpty else { return }
-        let maxLat = originLat + Double(rows) * cellDegrees
-        let maxLng = originLng + Double(columns) * cellDegrees
-        guard box.maxLat >= originLat, box.minLat <= maxLat, box.maxLng >= originLng, box.minLng <= maxLng else {
-            return
-        }
-        let rowRange = Self.index(box.minLat, originLat, cellDegrees, rows)...Self.index(box.maxLat, originLat, cellDegrees, rows)
-        let columnRange = Self.index(box.minLng, originLng, cellDegrees, columns)...Self.index(box.maxLng, originLng, cellDegrees, columns)
-        for row in rowRange {
-            let first = Self.cell(row: row, column: columnRange.lowerBound, columns)
-            let last = Self.cell(row: row, column: columnRange.upperBound, columns)
-            // Cells of one row are contiguous, so their members are too.
-            for position in Int(cellStart[first])..<Int(cellStart[last + 1]) {
-                body(Int(members[position]))
+    /// Calls `body` with the position in `members` of each station whose coordinate lies in `box`, in no particular order.
+    @inline(__always)
+    private func forEachMember(in box: BoundingBox, _ body: (Int) -> Void) {
+        guard !members.isEmpty, box.maxLat >= originLat, box.minLat <= originLat + Double(rows) * cellDegrees else { return }
+        let firstRow = Self.row(box.minLat, originLat, cellDegrees, rows)
+        let lastRow = Self.row(box.maxLat, originLat, cellDegrees, rows)
+        members.withUnsafeBufferPointer { members in
+            for row in firstRow...lastRow {
+                // The first member of the strip at or east of the box's west edge.
+                var low = Int(rowStart[row]), high = Int(rowStart[row + 1])
+                let end = high
+                while low < high {
+                    let middle = (low + high) / 2
+                    if members[middle].location.longitude < box.minLng { low = middle + 1 } else { high = middle }
+                }
+                var position = low
+                while position < end, members[position].location.longitude <= box.maxLng {
+                    let latitude = members[position].location.latitude
+                    if latitude >= box.minLat, latitude <= box.maxLat { body(position) }
+                    position += 1
+                }
             }
         }
     }
@@ -105,35 +101,41 @@ public struct SpatialIndex: Sendable {
     }
 
     /// Calls `body` with each station within `radiusKm` (great-circle) of `point` that `wanted` admits, in no
-    /// particular order; allocates nothing. `wanted` sees only stations inside the circle's bounding box and runs
-    /// before the distance, so a station it refuses costs no trigonometry.
+    /// particular order; allocates nothing. `wanted` sees only stations the circle may hold (inside its bounding box,
+    /// and within the radius by the unit-sphere test) and runs before the exact distance, so a station it refuses
+    /// costs no trigonometry. Distances are `Coordinate.distanceKm(to:)`'s, to the bit.
     public func forEach(near point: Coordinate, radiusKm: Double, where wanted: (Int) -> Bool, _ body: (Hit) -> Void) {
         guard point.isValid, radiusKm.isFinite, radiusKm >= 0 else { return }
-        let box = BoundingBox(around: point, radiusKm: radiusKm)
+        let box = BoundingBox(around: point, radiusKm: radiusKm).widened(by: Self.edgeDegrees)
+        let center = UnitVector(point)
+        let minimumDot = UnitVector.minimumDot(withinKm: radiusKm)
         let cosLatitude = point.cosLatitude
-        forEachCandidate(in: box) { slot in
-            // The cells overshoot the circle; the bounding box rejects most candidates without trigonometry.
-            let candidate = points[slot]
-            guard box.contains(candidate), wanted(slot) else { return }
-            let distance = point.distanceKm(to: candidate, cosLatitude: cosLatitude, otherCosLatitude: cosLatitudes[slot])
-            if distance <= radiusKm { body(Hit(slot: slot, distanceKm: distance)) }
+        members.withUnsafeBufferPointer { members in
+            forEachMember(in: box) { position in
+                let member = members[position]
+                let slot = Int(member.slot)
+                guard center.dot(member.vector) >= minimumDot, wanted(slot) else { return }
+                let distance = point.distanceKm(to: member.location, cosLatitude: cosLatitude, otherCosLatitude: member.cosLatitude)
+                if distance <= radiusKm { body(Hit(slot: slot, distanceKm: distance)) }
+            }
         }
     }
+
+    /// How far the box around a circle is widened before it picks candidates (about a millimetre): the box is
+    /// rounded like any other computation, and a station the haversine puts exactly on the circle must not fall
+    /// outside it. The exact distance decides.
+    static let edgeDegrees = 1e-8
 
     /// Stations inside `box` (edges included), in ascending slot order.
     public func within(_ box: BoundingBox) -> [Int] {
         var slots: [Int] = []
-        forEachCandidate(in: box) { slot in
-            if box.contains(points[slot]) { slots.append(slot) }
-        }
+        forEach(in: box) { slots.append($0) }
         return slots.sorted()
     }
 
     /// Calls `body` with each station inside `box` (edges included), in no particular order; allocates nothing.
     public func forEach(in box: BoundingBox, _ body: (Int) -> Void) {
-        forEachCandidate(in: box) { slot in
-            if box.contains(points[slot]) { body(slot) }
-        }
+        forEachMember(in: box) { body(Int(members[$0].slot)) }
     }
 
     public var indexedCount: Int { members.count }

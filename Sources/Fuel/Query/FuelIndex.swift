@@ -35,7 +35,7 @@ public final class FuelIndex: Sendable {
     /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
     public let statesWithoutAccessFacts: Set<AustralianState>
 
-    public init(snapshot: Snapshot, cellDegrees: Double = 0.1) {
+    public init(snapshot: Snapshot, cellDegrees: Double = SpatialIndex.defaultCellDegrees) {
         self.snapshot = snapshot
         let entries = snapshot.entries
         spatial = SpatialIndex(snapshot: snapshot, cellDegrees: cellDegrees)
