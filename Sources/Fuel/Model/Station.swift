@@ -1,41 +1,51 @@
-/// A fuel station as we serve it: our stable id plus what its provider says about it.
-public struct Station: Hashable, Codable, Sendable, Identifiable {
+/// A fuel station as we serve it: our stable id plus what its provider says about it (one `StationRecord`, whose
+/// fields read and write through as the station's own: `station.name`).
+public struct Station: Hashable, Sendable, Identifiable {
     public var id: StationID
-    public var key: StationKey
-    public var name: String
-    public var brand: String
-    public var address: String
-    public var suburb: String
-    public var state: AustralianState
-    public var postcode: String?
-    public var location: Coordinate
-    /// Opening hours and access flags, where the provider publishes them.
-    public var access: StationAccess?
+    public var record: StationRecord
+
+    /// The station described by a provider record, under our id.
+    public init(id: StationID, record: StationRecord) {
+        self.id = id
+        self.record = record
+    }
 
     public init(
         id: StationID, key: StationKey, name: String, brand: String, address: String, suburb: String,
         state: AustralianState, postcode: String?, location: Coordinate, access: StationAccess? = nil
     ) {
-        self.id = id
-        self.key = key
-        self.name = name
-        self.brand = brand
-        self.address = address
-        self.suburb = suburb
-        self.state = state
-        self.postcode = postcode
-        self.location = location
-        self.access = access
+        self.init(id: id, record: StationRecord(
+            key: key, name: name, brand: brand, address: address, suburb: suburb, state: state, postcode: postcode,
+            location: location, access: access))
     }
 
-    /// The station described by a provider record, under our id.
-    public init(id: StationID, record: StationRecord) {
-        self.init(
-            id: id, key: record.key, name: record.name, brand: record.brand, address: record.address,
-            suburb: record.suburb, state: record.state, postcode: record.postcode, location: record.location,
-            access: record.access)
+    // Forwarded field by field (not through a key-path subscript) so every module reads them as plain loads.
+    @inlinable public var key: StationKey { get { record.key } set { record.key = newValue } }
+    @inlinable public var name: String { get { record.name } set { record.name = newValue } }
+    @inlinable public var brand: String { get { record.brand } set { record.brand = newValue } }
+    @inlinable public var address: String { get { record.address } set { record.address = newValue } }
+    @inlinable public var suburb: String { get { record.suburb } set { record.suburb = newValue } }
+    @inlinable public var state: AustralianState { get { record.state } set { record.state = newValue } }
+    @inlinable public var postcode: String? { get { record.postcode } set { record.postcode = newValue } }
+    @inlinable public var location: Coordinate { get { record.location } set { record.location = newValue } }
+    @inlinable public var access: StationAccess? { get { record.access } set { record.access = newValue } }
+
+    public var provider: ProviderID { record.key.provider }
+    public var sourceID: String { record.key.sourceID }
+}
+
+extension Station: Codable {
+    private enum CodingKeys: String, CodingKey { case id }
+
+    // One flat object, `id` beside the record's fields, as the stored shape has always been.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(StationID.self, forKey: .id), record: try StationRecord(from: decoder))
     }
 
-    public var provider: ProviderID { key.provider }
-    public var sourceID: String { key.sourceID }
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try record.encode(to: encoder)
+    }
 }

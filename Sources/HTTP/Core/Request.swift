@@ -17,7 +17,7 @@ public struct Request: Sendable {
     /// Why no route answered, decided by the one route match; read by the miss responder.
     var miss: RouteMiss = .notFound
 
-    public init(head: HTTPRequestHead, body: [UInt8] = [], peerAddress: String = "127.0.0.1", id: RequestID = RequestID(loop: 0, sequence: 0)) {
+    public init(head: HTTPRequestHead, body: [UInt8] = [], peerAddress: String = "127.0.0.1", id: RequestID = .unnumbered) {
         self.head = head
         self.body = body
         self.peerAddress = peerAddress
@@ -40,10 +40,8 @@ public struct RequestID: Sendable, Hashable, CustomStringConvertible {
     public var loop: Int
     public var sequence: UInt64
 
-    public init(loop: Int, sequence: UInt64) {
-        self.loop = loop
-        self.sequence = sequence
-    }
+    /// The id of a request no event loop numbered (one built in a test or by a tool).
+    public static let unnumbered = RequestID(loop: 0, sequence: 0)
 
     public var description: String { "\(loop)-\(sequence)" }
 }
