@@ -14,6 +14,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, ".build", "release", "Run")
+
+sys.path.insert(0, os.path.join(ROOT, "Scripts"))
+import harness  # noqa: E402
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 HOST = "127.0.0.1"
 
@@ -202,14 +205,8 @@ class Server:
 
 
 def proc_status_kib(pid, field):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return -1
+    """-1 when the process or the field is gone."""
+    return harness.proc_status_kb(pid, field, missing=-1)
 
 
 def proc_cpu_seconds(pid):

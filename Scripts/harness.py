@@ -130,7 +130,8 @@ def connect(scheme, hostport, timeout=5):
     return http.client.HTTPConnection(hostport, timeout=timeout)
 
 
-def proc_status_kb(pid, field="VmRSS"):
+def proc_status_kb(pid, field="VmRSS", missing=0):
+    """A /proc/<pid>/status figure in kB (VmRSS, VmHWM, ...); `missing` when the process or the field is gone."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
@@ -138,7 +139,7 @@ def proc_status_kb(pid, field="VmRSS"):
                     return int(line.split()[1])
     except OSError:
         pass
-    return 0
+    return missing
 
 
 def children(pid):

@@ -31,14 +31,7 @@ import Testing
     }
 
     @Test func averagesArePerStateAndFuel() {
-        let update = ProviderUpdate(
-            provider: .nsw,
-            stations: [Fixture.station(.nsw, "1"), Fixture.station(.nsw, "2"), Fixture.station(.nsw, "3", state: .ACT)],
-            prices: [
-                Fixture.price(.nsw, "1", 1_800, at: asOf), Fixture.price(.nsw, "2", 1_905, at: asOf),
-                Fixture.price(.nsw, "2", 2_000, fuel: .DL, at: asOf), Fixture.price(.nsw, "3", 1_700, at: asOf),
-            ],
-            asOf: asOf)
+        let update = Fixture.twoStatesUpdate(asOf: asOf)
         let averages = Averages(snapshot: Fixture.merge(update).snapshot)
         let u91 = averages[.NSW, .U91]
         #expect(u91?.average == 185.25)

@@ -52,4 +52,17 @@ enum Fixture {
     ) -> MergeResult {
         snapshot.merging(update, registry: registry, source: source, at: at)
     }
+
+    /// NSW stations 1 and 2 and an ACT station 3 (NSW's feed covers ACT): U91 at 180.0 and 190.5 in NSW, 170.0 in
+    /// ACT, and DL 200.0 at station 2, all as of `asOf`. The averages and versus-average tests share it.
+    static func twoStatesUpdate(asOf: Date) -> ProviderUpdate {
+        ProviderUpdate(
+            provider: .nsw,
+            stations: [station(.nsw, "1"), station(.nsw, "2"), station(.nsw, "3", state: .ACT)],
+            prices: [
+                price(.nsw, "1", 1_800, at: asOf), price(.nsw, "2", 1_905, at: asOf),
+                price(.nsw, "2", 2_000, fuel: .DL, at: asOf), price(.nsw, "3", 1_700, at: asOf),
+            ],
+            asOf: asOf)
+    }
 }

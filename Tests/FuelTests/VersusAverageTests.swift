@@ -7,14 +7,7 @@ import Testing
     let asOf = Fixture.date("2026-01-15T00:00:00Z")
 
     @Test func eachPriceIsComparedWithItsStatesAverageForTheFuel() throws {
-        let update = ProviderUpdate(
-            provider: .nsw,
-            stations: [Fixture.station(.nsw, "1"), Fixture.station(.nsw, "2"), Fixture.station(.nsw, "3", state: .ACT)],
-            prices: [
-                Fixture.price(.nsw, "1", 1_800, at: asOf), Fixture.price(.nsw, "2", 1_905, at: asOf),
-                Fixture.price(.nsw, "2", 2_000, fuel: .DL, at: asOf), Fixture.price(.nsw, "3", 1_700, at: asOf),
-            ],
-            asOf: asOf)
+        let update = Fixture.twoStatesUpdate(asOf: asOf)
         let index = FuelIndex(snapshot: Fixture.merge(update).snapshot)
         func slot(_ id: String) throws -> Int {
             try #require(index.snapshot.entries.firstIndex { $0.station.key == Fixture.key(.nsw, id) })
