@@ -2,7 +2,7 @@
 /// each strip sorted by latitude and holding each station's location and `cosLatitude` (a request measures
 /// thousands of candidates and reads these, never the station records or a cosine). A corridor box then visits
 /// little beyond the stations inside it (the spatial grid's 0.1° cells hold several times a 2 km corridor box's
-/// stations; a route search scans only the bands of strips its corridor crosses: `CorridorStrips`).
+/// stations, and a route of 200 legs asks for dozens of boxes, one per run of legs: `CorridorRuns`).
 public struct CorridorIndex: Sendable {
     private let originLongitude: Double
     private let stripCount: Int
@@ -42,35 +42,6 @@ public struct CorridorIndex: Sendable {
 
     private static func strip(_ longitude: Double, _ origin: Double, _ count: Int) -> Int {
         min(count - 1, max(0, Int(((longitude - origin) / stripDegrees).rounded(.down))))
-    }
-
-    /// Where the strips lie: what a route search needs to plan which parts of them to scan (`CorridorStrips`).
-    struct StripGrid {
-        var origin: Double
-        var count: Int
-
-        /// The strip a station at `longitude` is filed in (the first or last for one beyond them).
-        func strip(_ longitude: Double) -> Int { CorridorIndex.strip(longitude, origin, count) }
-
-        /// The western edge of `strip`: its stations lie between this and the next strip's, up to rounding.
-        func west(of strip: Int) -> Double { origin + Double(strip) * CorridorIndex.stripDegrees }
-    }
-
-    var grid: StripGrid { StripGrid(origin: originLongitude, count: members.isEmpty ? 0 : stripCount) }
-
-    /// Calls `body` with each station of `strip` from `minLat` to `maxLat` (edges included), southernmost first.
-    @inline(__always)
-    func forEach(inStrip strip: Int, minLat: Double, maxLat: Double, _ body: (_ slot: Int, _ location: Coordinate, _ cosLatitude: Double) -> Void) {
-        var low = Int(stripStart[strip]), high = Int(stripStart[strip + 1])
-        let end = high
-        while low < high {
-            let middle = (low + high) / 2
-            if memberLatitudes[middle] < minLat { low = middle + 1 } else { high = middle }
-        }
-        while low < end, memberLatitudes[low] <= maxLat {
-            body(Int(members[low]), Coordinate(latitude: memberLatitudes[low], longitude: memberLongitudes[low]), memberCosLatitudes[low])
-            low += 1
-        }
     }
 
     /// Calls `body` with each station inside `box` (edges included, as `BoundingBox.contains`), in no particular

@@ -1,8 +1,8 @@
 extension FuelIndex {
-    /// Every station within `detourKm` of `route`, by slot. Candidates come from the corridor index's strips, only
-    /// the bands the route's corridor crosses (`CorridorStrips`), never a scan of every station; each hit's offset
-    /// and along distance are the nearest leg's (the earlier one on a tie, so a route passing twice reports the
-    /// first pass).
+    /// Every station within `detourKm` of `route`, by slot. Candidates come from the corridor index, one box per
+    /// run of neighbouring legs (`CorridorRuns`), never a scan of every station: a station within reach of the
+    /// route lies in the box of the leg nearest it, so that leg is measured; its offset and along distance are the
+    /// nearest leg's (the earlier one on a tie, so a route passing twice reports the first pass).
     public func corridor(_ route: RoutePath, detourKm: Double) -> [AlongHit] {
         var hits = corridorHits(route, detourKm: detourKm) { _ in true }
         hits.sort { $0.slot < $1.slot }
@@ -10,35 +10,45 @@ extension FuelIndex {
     }
 
     /// `corridor` of the stations `admits` lets through (asked once per station, before it is measured), in no
-    /// particular order. Each station in the route's strip bands (`CorridorStrips`) is visited once and measured
-    /// against its band's legs: a station within reach of a leg lies in a band that leg made.
+    /// particular order.
     func corridorHits(_ route: RoutePath, detourKm: Double, admits: (Int) -> Bool) -> [AlongHit] {
-        let strips = CorridorStrips(route: route, detourKm: detourKm, grid: corridors.grid)
-        let legBounds = strips.legBounds
-        let bandLegs = strips.bandLegs
+        let runs = CorridorRuns(route: route, detourKm: detourKm)
+        let legBounds = runs.legBounds
+        // Per slot: its position in `hits`, or one of these.
+        let unseen: Int32 = -1, refused: Int32 = -2, admitted: Int32 = -3
+        var position = [Int32](repeating: unseen, count: snapshot.entries.count)
         var hits: [AlongHit] = []
-        for band in strips.bands {
-            let legs = bandLegs[band.legs]
-            corridors.forEach(inStrip: band.strip, minLat: band.minLat, maxLat: band.maxLat) { slot, location, cosLatitude in
-                guard admits(slot) else { return }
+        for run in runs.runs {
+            corridors.forEach(in: run.box) { slot, location, cosLatitude in
+                var known = position[slot]
+                if known == refused { return }
+                if known == unseen {
+                    known = admits(slot) ? admitted : refused
+                    position[slot] = known
+                    if known == refused { return }
+                }
                 let xScale = RoutePath.kmPerDegree * cosLatitude
-                var bestLeg = -1, bestOff = 0.0, bestAlong = 0.0
-                for leg in legs {
-                    // A leg is measured only if it could be within `detourKm` and no further than the nearest so
-                    // far; 1 µm of slack is far beyond the rounding of either distance.
-                    let reach = (bestLeg >= 0 ? bestOff : detourKm) + 1e-9
+                // A leg is measured only if it could be within `detourKm` and nearer than the nearest leg so far;
+                // 1 µm of slack is far beyond the rounding of either distance.
+                var reach = (known >= 0 ? hits[Int(known)].detourKm : detourKm) + 1e-9
+                // Legs in route order and only a strictly nearer leg replacing: the earlier leg wins a tie.
+                for leg in run.legs {
                     let bound = legBounds[leg].distanceSquaredKm(latitude: location.latitude, longitude: location.longitude, xScale: xScale)
                     guard bound <= reach * reach else { continue }
                     let (off, along) = route.offset(of: location, cosLatitude: cosLatitude, fromSegment: leg)
                     guard off <= detourKm else { continue }
-                    // The nearest leg, the earlier on a tie, whatever order the band lists them in.
-                    if bestLeg < 0 || off < bestOff || (off == bestOff && leg < bestLeg) {
-                        bestLeg = leg
-                        bestOff = off
-                        bestAlong = along
+                    if known < 0 {
+                        known = Int32(hits.count)
+                        position[slot] = known
+                        hits.append(AlongHit(slot: slot, alongKm: along, detourKm: off))
+                    } else if off < hits[Int(known)].detourKm {
+                        hits[Int(known)].alongKm = along
+                        hits[Int(known)].detourKm = off
+                    } else {
+                        continue
                     }
+                    reach = off + 1e-9
                 }
-                if bestLeg >= 0 { hits.append(AlongHit(slot: slot, alongKm: bestAlong, detourKm: bestOff)) }
             }
         }
         return hits

@@ -3,9 +3,8 @@ import Testing
 
 @testable import Fuel
 
-/// The corridor search scans only the bands of strips a route's corridor crosses; these check against a scan of
-/// every station that no station within reach is missed, wherever legs sit against the strips.
-@Suite struct CorridorStripsTests {
+/// The corridor search scans one box per run of legs; these check that grouping changes nothing a client sees.
+@Suite struct CorridorRunsTests {
     let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
 
     /// 3,000 stations at random over a patch around Sydney.
@@ -53,10 +52,10 @@ import Testing
         }
     }
 
-    /// Stations on a lattice whose longitudes are exactly the strips' western edges (the westernmost station sets
-    /// the strips' origin), 0.01° apart north-south.
+    /// Stations on a lattice whose longitudes are exactly the corridor index's strip edges (the westernmost station
+    /// sets the strips' origin), 0.01° apart north-south.
     static let lattice: FuelIndex = {
-        let origin = 150.6, width = 0.02
+        let origin = 150.6, width = CorridorIndex.stripDegrees
         var stations: [StationRecord] = [], prices: [PriceRecord] = []
         for column in 0..<30 {
             for row in 0..<60 {
@@ -80,15 +79,16 @@ import Testing
     }
 
     /// Legs along strip edges, through the points where a strip edge meets a row of stations, diagonal across
-    /// many strips, a few metres long and 100 km long; detours from none to wider than a strip.
+    /// many strips and runs, a few metres long and 100 km long; detours from none to wider than a strip.
     @Test func legsAlongAndAcrossStripEdgesFindWhatABruteForceScanFinds() throws {
-        let grid = Self.lattice.corridors.grid
-        let edge = grid.west(of: 7), nextEdge = grid.west(of: 8)
+        // The strips' western edges, computed as the lattice's longitudes are.
+        func west(of strip: Int) -> Double { 150.6 + Double(strip) * CorridorIndex.stripDegrees }
+        let edge = west(of: 7), nextEdge = west(of: 8)
         let routes: [(String, [Coordinate])] = [
             ("along a strip edge", [.init(latitude: -34.15, longitude: edge), .init(latitude: -33.7, longitude: edge)]),
             ("along an edge, south", [.init(latitude: -33.7, longitude: nextEdge), .init(latitude: -34.15, longitude: nextEdge)]),
-            ("edge to edge through lattice points", [.init(latitude: -34.2, longitude: edge), .init(latitude: -34.1, longitude: grid.west(of: 17))]),
-            ("corner to corner, diagonal", [.init(latitude: -34.2, longitude: grid.west(of: 2)), .init(latitude: -33.62, longitude: grid.west(of: 27))]),
+            ("edge to edge through lattice points", [.init(latitude: -34.2, longitude: edge), .init(latitude: -34.1, longitude: west(of: 17))]),
+            ("corner to corner, diagonal", [.init(latitude: -34.2, longitude: west(of: 2)), .init(latitude: -33.62, longitude: west(of: 27))]),
             ("east-west on a row", [.init(latitude: -34.0, longitude: 150.55), .init(latitude: -34.0, longitude: 151.3)]),
             ("metres-long legs on an edge", (0..<40).map { .init(latitude: -34.0 + Double($0) * 0.00003, longitude: edge + Double($0 % 2) * 1e-12) }),
             ("metres-long legs across an edge", (0..<40).map { .init(latitude: -33.9 + Double($0) * 0.00002, longitude: edge - 0.00004 + Double($0) * 0.000002) }),
@@ -108,20 +108,18 @@ import Testing
         #expect(found > 3_000)
     }
 
-    /// Each station is measured once: the bands of a strip never overlap.
-    @Test func aStripsBandsAreDisjointAndListEachLegOnce() throws {
+    @Test func runsCoverEveryLegOnceAndTheirBoxesHoldEachLegsCorridorBox() throws {
         var generator = SeededGenerator(seed: 3)
         for detour in [0.1, 2, 20] {
-            var route = try drive(&generator, lengthKm: 120)
-            route = try RoutePath(points: route.points + route.points.reversed().dropFirst())
-            let strips = CorridorStrips(route: route, detourKm: detour, grid: Self.index.corridors.grid)
-            #expect(!strips.bands.isEmpty)
-            for (band, next) in zip(strips.bands, strips.bands.dropFirst()) {
-                #expect(band.strip < next.strip || (band.strip == next.strip && band.maxLat < next.minLat))
-            }
-            for band in strips.bands {
-                let legs = strips.bandLegs[band.legs]
-                #expect(Set(legs).count == legs.count)
+            let route = try drive(&generator, lengthKm: 120)
+            let runs = CorridorRuns(route: route, detourKm: detour)
+            #expect(runs.runs.flatMap { Array($0.legs) } == Array(0..<route.segmentCount))
+            #expect(runs.runs.contains { $0.legs.count > 1 }, "short legs share runs")
+            for run in runs.runs {
+                for leg in run.legs {
+                    let own = try #require(route.corridorBox(ofSegment: leg, detourKm: detour))
+                    #expect(run.box.minLat <= own.minLat && run.box.maxLat >= own.maxLat && run.box.minLng <= own.minLng && run.box.maxLng >= own.maxLng)
+                }
             }
         }
     }
