@@ -1,8 +1,8 @@
 /// What route searches need of a snapshot, built once: the stations in narrow north-south strips of longitude,
 /// each strip sorted by latitude and holding each station's location and `cosLatitude` (a request measures
-/// thousands of candidates and reads these, never the station records or a cosine). A leg's corridor box then
-/// visits little beyond the stations inside it (the spatial grid's 0.1° cells hold several times a 2 km corridor
-/// box's stations, and a route of 200 legs asks for 200 boxes).
+/// thousands of candidates and reads these, never the station records or a cosine). A corridor box then visits
+/// little beyond the stations inside it (the spatial grid's 0.1° cells hold several times a 2 km corridor box's
+/// stations, and a route of 200 legs asks for dozens of boxes, one per run of legs: `CorridorRuns`).
 public struct CorridorIndex: Sendable {
     private let originLongitude: Double
     private let stripCount: Int

@@ -1,28 +1,56 @@
 extension FuelIndex {
-    /// Every station within `detourKm` of `route`, by slot. Candidates come from the corridor index, one corridor
-    /// box per leg, never a scan of every station: a station within reach of the route lies in the box of the
-    /// leg nearest it, so that leg is measured; its offset and along distance are the nearest leg's (the earlier
-    /// one on a tie, so a route passing twice reports the first pass).
+    /// Every station within `detourKm` of `route`, by slot. Candidates come from the corridor index, one box per
+    /// run of neighbouring legs (`CorridorRuns`), never a scan of every station: a station within reach of the
+    /// route lies in the box of the leg nearest it, so that leg is measured; its offset and along distance are the
+    /// nearest leg's (the earlier one on a tie, so a route passing twice reports the first pass).
     public func corridor(_ route: RoutePath, detourKm: Double) -> [AlongHit] {
-        // Per slot, its position in `hits` (-1: no leg within reach yet), where the nearest leg so far is kept.
-        var position = [Int32](repeating: -1, count: snapshot.entries.count)
+        var hits = corridorHits(route, detourKm: detourKm) { _ in true }
+        hits.sort { $0.slot < $1.slot }
+        return hits
+    }
+
+    /// `corridor` of the stations `admits` lets through (asked once per station, before it is measured), in no
+    /// particular order.
+    func corridorHits(_ route: RoutePath, detourKm: Double, admits: (Int) -> Bool) -> [AlongHit] {
+        let runs = CorridorRuns(route: route, detourKm: detourKm)
+        let legBounds = runs.legBounds
+        // Per slot: its position in `hits`, or one of these.
+        let unseen: Int32 = -1, refused: Int32 = -2, admitted: Int32 = -3
+        var position = [Int32](repeating: unseen, count: snapshot.entries.count)
         var hits: [AlongHit] = []
-        for segment in 0..<route.segmentCount {
-            guard let box = route.corridorBox(ofSegment: segment, detourKm: detourKm) else { continue }
-            corridors.forEach(in: box) { slot, location, cosLatitude in
-                let (off, along) = route.offset(of: location, cosLatitude: cosLatitude, fromSegment: segment)
-                guard off <= detourKm else { return }
-                let known = Int(position[slot])
-                if known < 0 {
-                    position[slot] = Int32(hits.count)
-                    hits.append(AlongHit(slot: slot, alongKm: along, detourKm: off))
-                } else if off < hits[known].detourKm {
-                    hits[known].alongKm = along
-                    hits[known].detourKm = off
+        for run in runs.runs {
+            corridors.forEach(in: run.box) { slot, location, cosLatitude in
+                var known = position[slot]
+                if known == refused { return }
+                if known == unseen {
+                    known = admits(slot) ? admitted : refused
+                    position[slot] = known
+                    if known == refused { return }
+                }
+                let xScale = RoutePath.kmPerDegree * cosLatitude
+                // A leg is measured only if it could be within `detourKm` and nearer than the nearest leg so far;
+                // 1 µm of slack is far beyond the rounding of either distance.
+                var reach = (known >= 0 ? hits[Int(known)].detourKm : detourKm) + 1e-9
+                // Legs in route order and only a strictly nearer leg replacing: the earlier leg wins a tie.
+                for leg in run.legs {
+                    let bound = legBounds[leg].distanceSquaredKm(latitude: location.latitude, longitude: location.longitude, xScale: xScale)
+                    guard bound <= reach * reach else { continue }
+                    let (off, along) = route.offset(of: location, cosLatitude: cosLatitude, fromSegment: leg)
+                    guard off <= detourKm else { continue }
+                    if known < 0 {
+                        known = Int32(hits.count)
+                        position[slot] = known
+                        hits.append(AlongHit(slot: slot, alongKm: along, detourKm: off))
+                    } else if off < hits[Int(known)].detourKm {
+                        hits[Int(known)].alongKm = along
+                        hits[Int(known)].detourKm = off
+                    } else {
+                        continue
+                    }
+                    reach = off + 1e-9
                 }
             }
         }
-        hits.sort { $0.slot < $1.slot }
         return hits
     }
 
@@ -31,17 +59,17 @@ extension FuelIndex {
         try query.validate()
         let entries = snapshot.entries
         let fuelBase = query.fuel.map { $0.ordinal * entries.count }
-        var matches: [(hit: AlongHit, price: Int)] = []
-        for hit in corridor(query.route, detourKm: query.detourKm) {
-            var price = 0
+        let countedOnly = query.sort == .price
+        // Stations without the fuel (or, ranked by price, whose price does not count) are never measured.
+        let hits = corridorHits(query.route, detourKm: query.detourKm) { slot in
             if let fuelBase {
-                price = Int(priceTable[fuelBase + hit.slot])
-                if price < 0 { continue }
-                if query.sort == .price, standingTable[fuelBase + hit.slot] != 0 { continue }
+                if priceTable[fuelBase + slot] < 0 { return false }
+                if countedOnly && standingTable[fuelBase + slot] != 0 { return false }
             }
-            if let access = query.access, !access.admits(entries[hit.slot].station) { continue }
-            matches.append((hit, price))
+            if let access = query.access, !access.admits(entries[slot].station) { return false }
+            return true
         }
+        var matches = hits.map { hit in (hit: hit, price: fuelBase.map { Int(priceTable[$0 + hit.slot]) } ?? 0) }
         let needed = min(matches.count, query.offset + query.limit)
         switch query.sort {
         case .alongKm:

@@ -26,9 +26,17 @@ public enum Polyline {
 
     /// The points of `text`, stopping with `.tooManyPoints` as soon as it holds more than `maximumPoints`.
     public static func decode(_ text: String, maximumPoints: Int = .max) throws(DecodingError) -> [Coordinate] {
-        let bytes = Array(text.utf8)
+        var text = text
+        // Read in place: a route's text is kilobytes, copied once already by the query's decoding.
+        return try text.withUTF8 { bytes in Result { () throws(DecodingError) in try decode(bytes, maximumPoints: maximumPoints) } }.get()
+    }
+
+    /// `decode` of UTF-8 bytes; positions in errors count from `bytes`' start.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, maximumPoints: Int = .max) throws(DecodingError) -> [Coordinate] {
         guard !bytes.isEmpty else { throw .empty }
         var points: [Coordinate] = []
+        // Every point takes at least two bytes.
+        points.reserveCapacity(min(bytes.count / 2, maximumPoints) + 1)
         var index = 0, latitude = 0, longitude = 0
         func number() throws(DecodingError) -> Int {
             var result = 0, shift = 0

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A route's legs grouped into runs of neighbours for one corridor search. Consecutive legs' corridor boxes
+/// overlap, so scanning them leg by leg visits a station near the route once per leg; a run's box holds every one
+/// of its legs' corridor boxes and is scanned once, each station then tested against the run's legs.
+struct CorridorRuns {
+    struct Run {
+        var legs: Range<Int>
+        var box: BoundingBox
+    }
+
+    /// The latitude/longitude bounds of a leg's two ends.
+    struct LegBounds {
+        var minLat, maxLat, minLng, maxLng: Double
+
+        /// A lower bound of `RoutePath.offset`'s km from a point to the leg, which it measures in a flat frame
+        /// centred on the point: the leg's closest point lies within these bounds, so it is no nearer than they are.
+        @inline(__always)
+        func distanceSquaredKm(latitude: Double, longitude: Double, xScale: Double) -> Double {
+            let dy = max(0, minLat - latitude, latitude - maxLat) * RoutePath.kmPerDegree
+            let dx = max(0, minLng - longitude, longitude - maxLng) * xScale
+            return dx * dx + dy * dy
+        }
+    }
+
+    /// Indexed by leg.
+    private(set) var legBounds: [LegBounds]
+    /// In route order, every leg in one, except legs whose corridor box would reach a pole (as `corridorBox`, none).
+    private(set) var runs: [Run] = []
+
+    /// A run grows while its points fit in a square this many km on a side: a wider run's box holds more stations
+    /// near none of its legs, a narrower one repeats the search of shared ground.
+    static func runSpanKm(detourKm: Double) -> Double { max(1, detourKm) }
+    static let maximumLegsPerRun = 16
+
+    init(route: RoutePath, detourKm: Double) {
+        let points = route.points
+        let kmPerDegree = RoutePath.kmPerDegree
+        let dLat = detourKm / kmPerDegree
+        let spanDegrees = Self.runSpanKm(detourKm: detourKm) / kmPerDegree
+        legBounds = (0..<route.segmentCount).map { leg in
+            let a = points[leg], b = points[leg + 1]
+            return LegBounds(
+                minLat: min(a.latitude, b.latitude), maxLat: max(a.latitude, b.latitude),
+                minLng: min(a.longitude, b.longitude), maxLng: max(a.longitude, b.longitude))
+        }
+        var leg = 0
+        while leg < route.segmentCount {
+            // The longitude span is judged at the first point's latitude: it decides only where runs are cut.
+            let lngScale = max(0.01, cos(points[leg].latitude * Double.pi / 180))
+            var bounds = legBounds[leg]
+            var end = leg
+            while end < route.segmentCount && end - leg < Self.maximumLegsPerRun {
+                let next = legBounds[end]
+                let grown = LegBounds(
+                    minLat: min(bounds.minLat, next.minLat), maxLat: max(bounds.maxLat, next.maxLat),
+                    minLng: min(bounds.minLng, next.minLng), maxLng: max(bounds.maxLng, next.maxLng))
+                guard max(abs(next.minLat - dLat), abs(next.maxLat + dLat)) < 89 else { break }
+                if end > leg && (grown.maxLat - grown.minLat > spanDegrees || (grown.maxLng - grown.minLng) * lngScale > spanDegrees) {
+                    break
+                }
+                bounds = grown
+                end += 1
+            }
+            guard end > leg else {
+                leg += 1  // its corridor box would reach a pole: no corridor, as `corridorBox` says
+                continue
+            }
+            // Widened east-west by what `detourKm` spans at the run's highest |latitude|, as `corridorBox` does per
+            // leg: the run's box holds each of its legs' boxes.
+            let widest = max(abs(bounds.minLat - dLat), abs(bounds.maxLat + dLat))
+            let dLng = detourKm / (kmPerDegree * cos(widest * Double.pi / 180))
+            if let box = try? BoundingBox(
+                minLat: bounds.minLat - dLat, minLng: max(-180, bounds.minLng - dLng),
+                maxLat: bounds.maxLat + dLat, maxLng: min(180, bounds.maxLng + dLng))
+            {
+                runs.append(Run(legs: leg..<end, box: box))
+            }
+            leg = end
+        }
+    }
+}
