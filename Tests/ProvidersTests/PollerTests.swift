@@ -158,12 +158,9 @@ struct PollerTests {
     }
 
     @Test func waTomorrowIsMergedOnlyOncePublishedAndRollsOverAtSix() async throws {
-        let zone = WATradingDay.zone
-        let today = WATradingDay.tradingDay(containing: Date())
-        let fake = try FakeProvider(waToday: today).start()
-        defer { fake.stop() }
-        let harness = PollerHarness(fake)
-        let poller = harness.wa()
+        let wa = try WATradingDayPolls()
+        defer { wa.fake.stop() }
+        let (zone, today, fake, harness, poller) = (WATradingDay.zone, wa.today, wa.fake, wa.harness, wa.poller)
         let at1440 = today.instant(hour: 14, minute: 40, in: zone)
 
         // 14:40, not published yet: an empty tomorrow feed is "not yet", never "no stations".
@@ -201,12 +198,9 @@ struct PollerTests {
     }
 
     @Test func waSchedulesTheTomorrowWindowAndTheRollover() async throws {
-        let zone = WATradingDay.zone
-        let today = WATradingDay.tradingDay(containing: Date())
-        let fake = try FakeProvider(waToday: today).start()
-        defer { fake.stop() }
-        let harness = PollerHarness(fake)
-        let poller = harness.wa()
+        let wa = try WATradingDayPolls()
+        defer { wa.fake.stop() }
+        let (zone, today, harness, poller) = (WATradingDay.zone, wa.today, wa.harness, wa.poller)
         // 14:10: the next step is 14:30, when tomorrow's prices are due.
         let at1410 = today.instant(hour: 14, minute: 10, in: zone)
         await harness.step(poller, at: { at1410 })

@@ -94,3 +94,19 @@ struct PolledStatus {
     var nextPoll: Date? { health.nextPoll }
     var stationCount: Int { data?.stationCount ?? 0 }
 }
+
+/// FuelWatch faked for the WA trading day the wall clock is in, with a WA poller aimed at it (tests step the poller
+/// at chosen Perth times of that day). Stop `fake` when done.
+struct WATradingDayPolls {
+    let today: CalendarDay
+    let fake: FakeProvider
+    let harness: PollerHarness
+    let poller: WAPoller
+
+    init() throws {
+        today = WATradingDay.tradingDay(containing: Date())
+        fake = try FakeProvider(waToday: today).start()
+        harness = PollerHarness(fake)
+        poller = harness.wa()
+    }
+}
