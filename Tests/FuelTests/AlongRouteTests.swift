@@ -7,31 +7,11 @@ import Testing
     let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
 
     /// Stations at random over a patch around Sydney: 2,000 of them, each selling U91 at a price from its id.
-    func index(count: Int = 2_000) -> FuelIndex {
-        var generator = SeededGenerator(seed: 7)
-        let ids = (1...count).map(String.init)
-        let update = ProviderUpdate(
-            provider: .nsw,
-            stations: ids.map { id in
-                Fixture.station(
-                    .nsw, id, latitude: Double.random(in: -34.3 ... -33.4, using: &generator),
-                    longitude: Double.random(in: 150.6...151.4, using: &generator))
-            },
-            prices: ids.map { Fixture.price(.nsw, $0, 1_700 + Int($0)! % 300) },
-            asOf: Fixture.now)
-        return FuelIndex(snapshot: Fixture.merge(update).snapshot)
-    }
+    func index(count: Int = 2_000) -> FuelIndex { Fixture.sydneyPatch(count: count, seed: 7) }
 
     /// Every station, every leg: what the grid must agree with.
     func bruteForce(_ index: FuelIndex, _ route: RoutePath, detourKm: Double) -> [AlongHit] {
-        index.snapshot.entries.indices.compactMap { slot in
-            var best: AlongHit?
-            for segment in 0..<route.segmentCount {
-                let (off, along) = route.offset(of: index.snapshot.entries[slot].station.location, fromSegment: segment)
-                if off <= detourKm, off < (best?.detourKm ?? .infinity) { best = AlongHit(slot: slot, alongKm: along, detourKm: off) }
-            }
-            return best
-        }
+        Fixture.bruteForceAlong(route, detourKm: detourKm, in: index)
     }
 
     func randomRoute(_ generator: inout SeededGenerator) throws -> RoutePath {
@@ -41,9 +21,7 @@ import Testing
         for _ in 0..<Int.random(in: 1...60, using: &generator) {
             heading += Double.random(in: -0.6...0.6, using: &generator)
             let km = Double.random(in: 0.05...8, using: &generator)
-            point = Coordinate(
-                latitude: point.latitude + km * cos(heading) / kmPerDegree,
-                longitude: point.longitude + km * sin(heading) / (kmPerDegree * point.cosLatitude))
+            point = point.stepped(km: km, heading: heading)
             points.append(point)
         }
         return try RoutePath(points: points)

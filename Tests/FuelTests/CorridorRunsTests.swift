@@ -5,23 +5,9 @@ import Testing
 
 /// The corridor search scans one box per run of legs; these check that grouping changes nothing a client sees.
 @Suite struct CorridorRunsTests {
-    let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
 
     /// 3,000 stations at random over a patch around Sydney.
-    static let index: FuelIndex = {
-        var generator = SeededGenerator(seed: 41)
-        let ids = (1...3_000).map(String.init)
-        let update = ProviderUpdate(
-            provider: .nsw,
-            stations: ids.map { id in
-                Fixture.station(
-                    .nsw, id, latitude: Double.random(in: -34.3 ... -33.4, using: &generator),
-                    longitude: Double.random(in: 150.6...151.4, using: &generator))
-            },
-            prices: ids.map { Fixture.price(.nsw, $0, 1_700 + Int($0)! % 300) },
-            asOf: Fixture.now)
-        return FuelIndex(snapshot: Fixture.merge(update).snapshot)
-    }()
+    static let index = Fixture.sydneyPatch(count: 3_000, seed: 41)
 
     /// A drive as the benchmark draws them: 0.3-2 km legs whose heading wanders, `lengthKm` long.
     func drive(_ generator: inout SeededGenerator, lengthKm: Double) throws -> RoutePath {
@@ -31,25 +17,15 @@ import Testing
         while length < lengthKm {
             heading += Double.random(in: -0.5...0.5, using: &generator)
             let km = Double.random(in: 0.3...2, using: &generator)
-            point = Coordinate(
-                latitude: point.latitude + km * cos(heading) / kmPerDegree,
-                longitude: point.longitude + km * sin(heading) / (kmPerDegree * point.cosLatitude))
+            point = point.stepped(km: km, heading: heading)
             points.append(point)
             length += km
         }
         return try RoutePath(points: points)
     }
 
-    /// Every station against every leg, nearest leg first and the earlier on a tie.
     func bruteForce(_ route: RoutePath, detourKm: Double) -> [AlongHit] {
-        Self.index.snapshot.entries.indices.compactMap { slot in
-            var best: AlongHit?
-            for segment in 0..<route.segmentCount {
-                let (off, along) = route.offset(of: Self.index.snapshot.entries[slot].station.location, fromSegment: segment)
-                if off <= detourKm, off < (best?.detourKm ?? .infinity) { best = AlongHit(slot: slot, alongKm: along, detourKm: off) }
-            }
-            return best
-        }
+        Fixture.bruteForceAlong(route, detourKm: detourKm, in: Self.index)
     }
 
     /// Stations on a lattice whose longitudes are exactly the corridor index's strip edges (the westernmost station
@@ -68,14 +44,7 @@ import Testing
     }()
 
     func bruteForce(_ route: RoutePath, detourKm: Double, in index: FuelIndex) -> [AlongHit] {
-        index.snapshot.entries.indices.compactMap { slot in
-            var best: AlongHit?
-            for segment in 0..<route.segmentCount {
-                let (off, along) = route.offset(of: index.snapshot.entries[slot].station.location, fromSegment: segment)
-                if off <= detourKm, off < (best?.detourKm ?? .infinity) { best = AlongHit(slot: slot, alongKm: along, detourKm: off) }
-            }
-            return best
-        }
+        Fixture.bruteForceAlong(route, detourKm: detourKm, in: index)
     }
 
     /// Legs along strip edges, through the points where a strip edge meets a row of stations, diagonal across
