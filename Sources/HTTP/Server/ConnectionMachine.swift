@@ -1,3 +1,5 @@
+import Glibc
+
 /// What the event loop lends a connection's state machine: the application, the clock-derived `Date` bytes,
 /// and whether the server is shutting down. Implemented by the loop for a socket, and by tests without one.
 protocol ConnectionHost {
@@ -52,15 +54,19 @@ struct ConnectionMachine {
 
     let settings: Settings
     private(set) var state = State.open
+    /// Whether closing after the flush lingers first. Only a client that may still be sending needs it (one whose
+    /// request failed, or one the server closes on): its next bytes would otherwise make the kernel answer with a
+    /// reset that can destroy the response before the client reads it. A client that asked to close, or closed,
+    /// sends nothing more, so its connection closes at once, as nginx's `lingering_close on` does.
+    private var lingersOnClose = true
 
     /// Received bytes not yet consumed by a complete request; `inboundStart` skips consumed ones.
     private var inbound: [UInt8] = []
     private var inboundStart = 0
     /// How far the parse of the request at `inboundStart` got.
     private var progress = HTTPParseProgress()
-    /// Bytes queued for the client; `outboundStart` skips those already sent.
-    private var outbound: [UInt8] = []
-    private var outboundStart = 0
+    /// Bytes queued for the client.
+    private var outbound = OutboundQueue()
 
     /// When the request in progress started: at its first byte, or at accept for the first request, so a client
     /// that connects and never sends a byte is held no longer than the header timeout (nil: between requests).
@@ -84,7 +90,7 @@ struct ConnectionMachine {
     }
 
     var pendingInbound: Int { inbound.count - inboundStart }
-    var pendingOutbound: Int { outbound.count - outboundStart }
+    var pendingOutbound: Int { outbound.count }
     var wantsRead: Bool { !readPaused }
     /// Mid-request or with output queued: shutdown lets it finish within the grace period.
     var isBusy: Bool { pendingInbound > 0 || pendingOutbound > 0 }
@@ -117,6 +123,7 @@ struct ConnectionMachine {
         // The client sent everything it will send; answer what was complete, then close.
         if pendingOutbound == 0 { return .close }
         state = .closingAfterFlush
+        lingersOnClose = false
         return .none
     }
 
@@ -161,7 +168,7 @@ struct ConnectionMachine {
         }
         if head.version == .http1_1 && !sentContinue {
             sentContinue = true
-            outbound.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
+            outbound.appendInline { $0.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8) }
         }
         return nil
     }
@@ -174,7 +181,10 @@ struct ConnectionMachine {
             response, version: head.version, includeBody: head.method != .HEAD, keepAlive: keepAlive,
             date: host.date(), serverName: host.serverName, into: &outbound
         )
-        if !keepAlive { state = .closingAfterFlush }
+        if !keepAlive {
+            state = .closingAfterFlush
+            lingersOnClose = head.wantsKeepAlive || pendingInbound > 0
+        }
     }
 
     private mutating func queueError<Host: ConnectionHost>(_ error: Abort, version: HTTPVersion, host: inout Host) {
@@ -186,18 +196,19 @@ struct ConnectionMachine {
             date: host.date(), serverName: host.serverName, into: &outbound
         )
         state = .closingAfterFlush
+        lingersOnClose = true
     }
 
     // MARK: - Writing
 
-    /// Calls `body` with the bytes waiting to be sent (empty when none).
-    func withPendingOutput<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        outbound.withUnsafeBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[outboundStart...])) }
+    /// Calls `body` with iovecs over the bytes waiting to be sent, in order (none when nothing waits).
+    func withPendingOutput<R>(_ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
+        outbound.withIOVecs(body)
     }
 
     /// The socket took `count` bytes of the pending output.
     mutating func sent(_ count: Int, now: Int64) {
-        outboundStart += count
+        outbound.consume(count)
         lastWriteProgressAt = now
     }
 
@@ -209,7 +220,6 @@ struct ConnectionMachine {
 
     /// Every pending byte was sent: resume reading if it was paused, or finish closing.
     mutating func outputDrained<Host: ConnectionHost>(now: Int64, host: inout Host) -> ConnectionAction {
-        compactOutbound()
         wantsWrite = false
         switch state {
         case .open:
@@ -218,6 +228,7 @@ struct ConnectionMachine {
             processInbound(now: now, host: &host)
             return pendingOutbound > 0 ? .flush : .none
         case .closingAfterFlush:
+            guard lingersOnClose else { return .close }
             state = .lingering(deadline: now + settings.linger)
             inbound = []
             inboundStart = 0
@@ -265,13 +276,6 @@ struct ConnectionMachine {
         } else if inboundStart > 4096 && inboundStart * 2 > inbound.count {
             inbound.removeFirst(inboundStart)
             inboundStart = 0
-        }
-    }
-
-    private mutating func compactOutbound() {
-        if outboundStart == outbound.count {
-            if outbound.capacity > 64 * 1024 { outbound = [] } else { outbound.removeAll(keepingCapacity: true) }
-            outboundStart = 0
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Writes a response's head and body into one buffer so it leaves in one syscall.
+/// Queues a response's head and body for one connection; they leave together in one `sendmsg`.
 enum ResponseSerializer {
     static let crlf: [UInt8] = [13, 10]
 
@@ -7,9 +7,24 @@ enum ResponseSerializer {
     ///   - keepAlive: whether the connection stays open after this response.
     static func write(
         _ response: Response, version: HTTPVersion, includeBody: Bool, keepAlive: Bool,
-        date: [UInt8], serverName: [UInt8], into buffer: inout [UInt8]
+        date: [UInt8], serverName: [UInt8], into queue: inout OutboundQueue
     ) {
-        buffer.reserveCapacity(buffer.count + 160 + response.headers.count * 40 + (includeBody ? response.body.count : 0))
+        queue.appendInline { buffer in
+            writeHead(response, version: version, keepAlive: keepAlive, date: date, serverName: serverName, into: &buffer)
+        }
+        if includeBody && !response.status.forbidsBody {
+            queue.append(body: response.body)
+        }
+    }
+
+    static func writeHead(
+        _ response: Response, version: HTTPVersion, keepAlive: Bool, date: [UInt8], serverName: [UInt8],
+        into buffer: inout [UInt8]
+    ) {
+        let copiedBody = response.body.count < OutboundQueue.sharedBodyBytes ? response.body.count : 0
+        let needed = buffer.count + 160 + response.headers.count * 40 + copiedBody
+        // Geometric growth: pipelined responses append to the same buffer.
+        if needed > buffer.capacity { buffer.reserveCapacity(max(needed, buffer.capacity * 2)) }
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(response.status.code, to: &buffer)
         buffer.append(0x20)
@@ -38,9 +53,6 @@ enum ResponseSerializer {
             buffer.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
         buffer.append(contentsOf: crlf)
-        if includeBody && !response.status.forbidsBody {
-            buffer.append(contentsOf: response.body)
-        }
     }
 
     /// Framing headers are the server's to write; a handler's copy would risk a second, conflicting length.

@@ -111,6 +111,21 @@ enum Sys {
         }
     }
 
+    /// Sends the bytes the iovecs cover, in order, in one call.
+    static func send(_ fd: Int32, _ vectors: UnsafeBufferPointer<iovec>) -> IOResult {
+        if vectors.count == 1 {
+            return send(fd, UnsafeRawBufferPointer(start: vectors[0].iov_base, count: vectors[0].iov_len))
+        }
+        var message = msghdr()
+        message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
+        message.msg_iovlen = vectors.count
+        while true {
+            let n = Glibc.sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+            if n >= 0 { return .bytes(n) }
+            if let failed = failure(of: "sendmsg") { return failed }
+        }
+    }
+
     /// What a failed `read` or `send` left in errno: nil to retry (EINTR), `.wouldBlock`, else `.closed`
     /// (ECONNRESET, EPIPE and the like: the peer is gone; a bug's errno is logged first).
     private static func failure(of call: StaticString) -> IOResult? {
