@@ -45,8 +45,9 @@ struct SharePageTests {
 
     /// Each configuration's app, built once: they only answer requests, and building one renders the whole sample.
     static let pettyExample = Result { try app(publicURL: "https://petty.example") }
+    /// Configured with the fingerprint in lower case: assetlinks.json must still name it in upper case.
     static let withAndroid = Result {
-        try app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: fingerprint))
+        try app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: fingerprint.lowercased()))
     }
 
     static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 11 % 256) }.joined(separator: ":")
@@ -118,7 +119,7 @@ struct SharePageTests {
     }
 
     @Test func assetLinksNameTheAndroidPackageAndCertificateLikeTheAppleFile() throws {
-        let app = try Self.app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: Self.fingerprint.lowercased()))
+        let app = try Self.withAndroid.get()
         let response = try app.test(.GET, "/.well-known/assetlinks.json")
         #expect(response.status == .ok)
         #expect(response.headers.first(name: "Content-Type") == "application/json")
