@@ -13,7 +13,9 @@ import Testing
 @Suite(.serialized) struct LintOpenAPIErrorTests {
     @Test func anOverlongRequestLineIsTheDocumented414() async throws {
         let spec = try OpenAPISpec.load()
-        let app = try AppTestSupport.sampleApp()
+        // The parser refuses the request line before any route or data is reached: the sample cut to 50 stations per
+        // provider serves as well as the whole sample, for a fraction of the build.
+        let app = try AppTestSupport.app(with: FollowerHarness.good)
         let port = try app.startLive()
         defer { app.shutdown() }
         let ids = Array(repeating: "1", count: 5000).joined(separator: ",")

@@ -392,7 +392,7 @@ struct SchemaValidator {
                 problems.append("\(path): string longer than maxLength \(Int(maximum))")
             }
             if let pattern = keywords["pattern"]?.stringValue {
-                if let regex = try? NSRegularExpression(pattern: pattern) {
+                if let regex = CompiledPatterns.regex(pattern) {
                     if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil {
                         problems.append("\(path): \(Self.short(instance)) does not match pattern \(pattern)")
                     }
@@ -446,7 +446,7 @@ struct SchemaValidator {
         case "date": #"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"#
         default: #"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$"#
         }
-        let regex = try! NSRegularExpression(pattern: pattern)
+        let regex = CompiledPatterns.regex(pattern)!
         return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 

@@ -5,28 +5,15 @@ import Testing
 /// The `q=` index and its ASCII shortcut against brute force over the bundled sample stations: what a match is
 /// must not depend on which path found it.
 @Suite struct SearchIndexAgreementTests {
-    let snapshot = AppTestSupport.sampleDataset.snapshot
-    let index = FuelIndex(snapshot: AppTestSupport.sampleDataset.snapshot)
-
-    /// Each station's words, as the index takes them.
-    var stationWords: [Set<String>] {
-        snapshot.entries.map { entry in
-            let station = entry.station
-            return Set(SearchText.words(station.name) + SearchText.words(station.brand) + SearchText.words(station.suburb))
-        }
-    }
+    // Shared by every test and argument: Swift Testing makes a suite instance per test case.
+    static let snapshot = AppTestSupport.sampleDataset.snapshot
+    static let index = FuelIndex(snapshot: snapshot)
+    static let words = SampleStationWords(snapshot)
+    var snapshot: Snapshot { Self.snapshot }
+    var index: FuelIndex { Self.index }
 
     /// Per slot: the worst, over query words, of the best way one of the station's words starts with it.
-    func scan(_ query: [String], _ words: [Set<String>]) -> [StationSearchIndex.Match] {
-        words.map { own in
-            guard !query.isEmpty else { return .none }
-            return Set(query).map { word in
-                own.reduce(StationSearchIndex.Match.none) { best, candidate in
-                    max(best, candidate == word ? .whole : candidate.hasPrefix(word) ? .prefix : .none)
-                }
-            }.min()!
-        }
-    }
+    func scan(_ query: [String]) -> [StationSearchIndex.Match] { Self.words.scan(query) }
 
     @Test func asciiWordsAreWhatFoundationFoldingGives() {
         var texts = snapshot.entries.flatMap { [$0.station.name, $0.station.brand, $0.station.suburb, $0.station.address] }
@@ -41,8 +28,7 @@ import Testing
     }
 
     @Test func theIndexMatchesWhatAScanOfEveryStationMatches() {
-        let words = stationWords
-        let vocabulary = Set(words.flatMap { $0 }).sorted()
+        let vocabulary = Self.words.vocabulary
         var queries: [[String]] = [["bond", "jun"], ["bondi", "junction"], ["7", "eleven"], ["a"], ["zzz"], ["ampol", "ampol"],
                                    ["bond", "bondi"], ["s", "r"]]
         for (position, word) in vocabulary.enumerated() where position % 61 == 0 {
@@ -51,7 +37,7 @@ import Testing
         }
         var matched = 0
         for query in queries {
-            let expected = scan(query, words)
+            let expected = scan(query)
             let found = index.search.matches(query)
             let listed = found.slots.map(Int.init)
             #expect(listed == expected.indices.filter { expected[$0] != .none }, "\(query)")
@@ -74,7 +60,7 @@ import Testing
     ])
     func searchWithFiltersKeepsTheOrderOfTheSameQueryWithoutIt(q: String, base: StationQuery) throws {
         let words = SearchText.words(q)
-        let expected = scan(words, stationWords)
+        let expected = scan(words)
         var everything = base
         everything.limit = StationQuery.maximumLimit
         everything.offset = 0

@@ -35,18 +35,25 @@ struct SharePageTests {
         #expect(!html.contains("section class=\"tomorrow\""))
     }
 
-    static func app(publicURL: String?, appStoreID: String? = nil, android: AndroidAppLink? = nil) throws -> Application {
+    /// `dataset`: the whole sample, or, where only the page's links and tags are checked, the sample cut to 50
+    /// stations per provider (station 1 included; a fraction of the build).
+    static func app(
+        publicURL: String?, appStoreID: String? = nil, android: AndroidAppLink? = nil, dataset: Dataset = AppTestSupport.sampleDataset
+    ) throws -> Application {
         var config = AppTestSupport.config()
         config.publicURL = try publicURL.map { try PublicURL(validating: $0) }
         config.appStoreID = appStoreID
         config.android = android
-        return try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset).app
+        return try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: dataset).app
     }
 
-    /// Each configuration's app, built once: they only answer requests, and building one renders the whole sample.
-    static let pettyExample = Result { try app(publicURL: "https://petty.example") }
+    /// Each configuration's app, built once: they only answer requests, and only their links and tags are checked.
+    static let pettyExample = Result { try app(publicURL: "https://petty.example", dataset: FollowerHarness.good) }
+    /// Configured with the fingerprint in lower case: assetlinks.json must still name it in upper case.
     static let withAndroid = Result {
-        try app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: fingerprint))
+        try app(
+            publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: fingerprint.lowercased()),
+            dataset: FollowerHarness.good)
     }
 
     static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 11 % 256) }.joined(separator: ":")
@@ -74,7 +81,7 @@ struct SharePageTests {
         var config = AppTestSupport.config()
         config.hostname = "10.0.0.7"
         config.port = 8081
-        let plain = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset).app
+        let plain = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: FollowerHarness.good).app
             .test(.GET, "/stations/1", headers: ["Host": "[::1]:8080", "X-Forwarded-Proto": "https"]).bodyString
         #expect(plain.contains("<meta property=\"og:url\" content=\"http://10.0.0.7:8081/stations/1\">"))
     }
@@ -102,7 +109,7 @@ struct SharePageTests {
     }
 
     @Test func theAppBannerAndOpenInPettyAppearOnlyWithAnApp() throws {
-        let app = try Self.app(publicURL: "https://petty.example", appStoreID: "123456789")
+        let app = try Self.app(publicURL: "https://petty.example", appStoreID: "123456789", dataset: FollowerHarness.good)
         let html = try app.test(.GET, "/stations/1", headers: ["Host": "other.example"]).bodyString
         #expect(html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=123456789, app-argument=https://petty.example/stations/1\">"))
         #expect(html.contains("<p class=\"open-app\"><a class=\"open-app\" href=\"https://petty.example/stations/1\">Open in Petty</a></p>"))
@@ -118,7 +125,7 @@ struct SharePageTests {
     }
 
     @Test func assetLinksNameTheAndroidPackageAndCertificateLikeTheAppleFile() throws {
-        let app = try Self.app(publicURL: "https://petty.example", android: AndroidAppLink(package: "au.petty.app", fingerprints: Self.fingerprint.lowercased()))
+        let app = try Self.withAndroid.get()
         let response = try app.test(.GET, "/.well-known/assetlinks.json")
         #expect(response.status == .ok)
         #expect(response.headers.first(name: "Content-Type") == "application/json")

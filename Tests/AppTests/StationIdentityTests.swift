@@ -49,7 +49,7 @@ struct StationIdentityTests {
     }
 
     @Test func waShareLinksSurviveTheSampleToLiveSwitchAndACoordinateEdit() async throws {
-        let sample = AppTestSupport.sampleDataset
+        let sample = AppTestSupport.sampleWithAllOfWA
         let waSample = sample.snapshot.entries.filter { $0.station.state == .WA }
         let sampleIDs = Set(waSample.map(\.id))
         #expect(waSample.count == 80)

@@ -16,19 +16,6 @@ struct WATomorrowIdentityTests {
     static let next = day.advanced(by: 1)
     static let keptIDs = [3290, 3292, 3295, 3297, 3299, 3302, 3308]
 
-    /// Every WA station of the sample and 20 of each other provider: the rule is WA's, and the restart renders
-    /// and reloads everything kept.
-    static let sampleWithAllOfWA: Dataset = {
-        let sample = AppTestSupport.sampleDataset
-        var perProvider: [ProviderID: Int] = [:]
-        let entries = sample.snapshot.entries.filter { entry in
-            perProvider[entry.station.provider, default: 0] += 1
-            return entry.station.state == .WA || perProvider[entry.station.provider]! <= 20
-        }
-        let snapshot = Snapshot(
-            version: sample.snapshot.version, changedAt: sample.snapshot.changedAt, entries: entries, statuses: sample.snapshot.statuses)
-        return Dataset(snapshot: snapshot, registry: sample.registry, history: sample.history)
-    }()
     static func perth(_ day: CalendarDay, _ hour: Int, _ minute: Int = 0, _ second: Double = 0) -> Date {
         day.instant(hour: hour, minute: minute, in: WATradingDay.zone).addingTimeInterval(second)
     }
@@ -91,7 +78,7 @@ struct WATomorrowIdentityTests {
     }
 
     @Test func keptSampleSitesGetTomorrowsPricesAcrossARestartAndThe0600Promotion() async throws {
-        let sample = Self.sampleWithAllOfWA
+        let sample = AppTestSupport.sampleWithAllOfWA
         var sites: [Site] = []
         for id in Self.keptIDs {
             let station = try require(sample.snapshot[StationID(id)]?.station, "sample station \(id)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Providers
 
-/// The response cap bounds memory, not just the body handed back: a gzip bomb (1 MB inflating to 1 GiB) and an
+/// The response cap bounds memory, not just the body handed back: a gzip bomb (400 KB inflating to 384 MiB) and an
 /// endless chunked body, both on loopback, fail with `.tooLarge` while this process's peak RSS grows by far less
 /// than the bomb. The client also asks for an uncompressed body. libcurl inflates the whole bomb even after the cap
 /// fires (it reads the 1 MB in one go and cancelling waits for that), so the bomb test is slow on a busy machine.
@@ -23,21 +23,25 @@ struct ResponseCapTests {
         return Array(try Data(contentsOf: url))
     }
 
-    /// `head + unit x 1024 + tail` is a valid gzip of 1 GiB of zeros (see `Fixtures/gzip_bomb/make_gzip_bomb.py`).
+    /// `head + unit x bombUnits + tail` is a valid gzip of `bombUnits` MiB of zeros (see `Fixtures/gzip_bomb/make_gzip_bomb.py`).
+    /// Nearly twice `growthBound`, so a client holding the inflated body would fail the memory check; libcurl inflates
+    /// all of it, so every MiB costs CPU. `Robustness/upstream.py` sends the server 1 GiB and 4 GiB bombs.
+    static let bombUnits = 384
+
     @Test func aGzipBombFailsAsTooLargeWhileMemoryStaysBounded() async throws {
         let (head, unit, tail) = (try Self.bombPart("head.bin"), try Self.bombPart("unit.bin"), try Self.bombPart("tail.bin"))
         let server = try RawLoopbackServer { connection in
-            let length = head.count + unit.count * 1024 + tail.count
+            let length = head.count + unit.count * Self.bombUnits + tail.count
             let fields = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"
             guard connection.write(fields), connection.write(head) else { return }
-            for _ in 0..<1024 { guard connection.write(unit) else { return } }
+            for _ in 0..<Self.bombUnits { guard connection.write(unit) else { return } }
             _ = connection.write(tail)
         }
         defer { server.stop() }
         let client = client()
         let measured = await ResidentMemory.peak { await client.send(ProviderRequest(base: server.baseURL, path: "/bomb", timeout: 60)) }
         let growth = measured.peak - measured.before
-        print("gzip bomb: RSS before \(measured.before >> 20) MiB, peak \(measured.peak >> 20) MiB (+\(growth >> 20) MiB), \(server.bytesSent) bytes sent of \(unit.count * 1024)")
+        print("gzip bomb: RSS before \(measured.before >> 20) MiB, peak \(measured.peak >> 20) MiB (+\(growth >> 20) MiB), \(server.bytesSent) bytes sent of \(unit.count * Self.bombUnits)")
         #expect(measured.result.failure == .tooLarge(limit: Self.cap))
         #expect(growth < Self.growthBound, "RSS grew by \(growth >> 20) MiB")
     }

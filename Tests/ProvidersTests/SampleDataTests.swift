@@ -4,8 +4,13 @@ import Testing
 @testable import Providers
 
 @Suite struct SampleDataTests {
+    /// Loaded once for the suite: every test only reads it, and a load parses every bundled sample (seconds in a
+    /// debug build). A load that throws fails each test that reads it.
+    static let loaded = Result { try SampleData.load() }
+    var sample: SampleBundle { get throws { try Self.loaded.get() } }
+
     @Test func theBundledSampleLoadsWithOneCurrentUpdatePerProvider() throws {
-        let bundle = try SampleData.load()
+        let bundle = try sample
         #expect(bundle.current.map(\.provider) == [.nsw, .wa, .qld, .sa, .vic])
         let byProvider = Dictionary(uniqueKeysWithValues: bundle.current.map { ($0.provider, $0) })
         #expect(byProvider[.nsw]?.stations.count == 3_289)
@@ -19,13 +24,13 @@ import Testing
     }
 
     @Test func theSampleCoversAtLeastFourStates() throws {
-        let states = Set(try SampleData.load().current.flatMap { $0.stations.map(\.state) })
+        let states = Set(try sample.current.flatMap { $0.stations.map(\.state) })
         #expect(states.count >= 4)
         #expect(states.isSuperset(of: [.NSW, .ACT, .WA, .QLD, .SA, .VIC]))
     }
 
     @Test func waHasTodayAndTomorrowPricesForTheLatestDay() throws {
-        let wa = try #require(try SampleData.load().current.first { $0.provider == .wa })
+        let wa = try #require(try sample.current.first { $0.provider == .wa })
         #expect(Set(wa.prices.map(\.fuel)) == [.U91, .DL])
         #expect(wa.prices.allSatisfy { $0.updatedAt == Fixture.instant("2026-04-22T06:00:00+08:00") })
         #expect(!wa.tomorrow.isEmpty)
@@ -34,7 +39,7 @@ import Testing
     }
 
     @Test func vicHistorySpansAtLeastThirtyDistinctDaysOldestFirst() throws {
-        let bundle = try SampleData.load()
+        let bundle = try sample
         let vic = bundle.history.filter { $0.provider == .vic }
         var melbourne = Calendar(identifier: .gregorian)
         melbourne.timeZone = try #require(TimeZone(identifier: "Australia/Melbourne"))
@@ -47,7 +52,7 @@ import Testing
     }
 
     @Test func historyIsOldestFirstAndCarriesNoTomorrowPrices() throws {
-        let history = try SampleData.load().history
+        let history = try sample.history
         #expect(history.map(\.asOf) == history.map(\.asOf).sorted())
         #expect(history.allSatisfy { $0.tomorrow.isEmpty })
         #expect(history.filter { $0.provider == .wa }.count == 7)

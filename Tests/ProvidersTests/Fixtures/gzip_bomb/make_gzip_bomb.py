@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the parts of a gzip bomb for the client's size-cap tests: head.bin + unit.bin x 1024 + tail.bin is a
-valid gzip stream (Content-Encoding: gzip) of 1 GiB of zeros in about 1 MB.
+"""Writes the parts of a gzip bomb for the client's size-cap tests: head.bin + unit.bin x 384 + tail.bin is a
+valid gzip stream (Content-Encoding: gzip) of 384 MiB of zeros in about 400 KB.
 
 Each unit is 1 MiB of zeros compressed and then Z_FULL_FLUSH'ed: the flush byte-aligns the stream and resets
 the dictionary, so every unit compresses to the same bytes and the server can repeat one. The tail (the final
@@ -8,7 +8,7 @@ block, CRC-32 and size) is only right for exactly UNITS units. Run from this dir
 """
 import zlib
 
-UNITS = 1024
+UNITS = 384
 MIB = bytes(1 << 20)
 
 compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # wbits 31: gzip wrapper
