@@ -109,9 +109,9 @@ public struct CorridorIndex: Sendable {
         }
     }
 
-    /// The first of `members[start..<end]` (one strip, southernmost first) at or north of `latitude`, or `end`.
-    /// Each step halves the range by a select rather than a branch: which way a step goes is a coin toss the
-    /// branch predictor loses half the time, and a box asks this of every strip it spans.
+    /// The first of `members[start..<end]` (one strip, southernmost first) at or north of `latitude`, or `end`:
+    /// a lower bound whose steps depend only on the strip's size. (Written as a select, but x86 code keeps a branch
+    /// here; an arithmetic mask compiled to the same branch, so it was left out.)
     @inline(__always)
     private func firstMember(atOrNorthOf latitude: Double, from start: Int, to end: Int) -> Int {
         guard start < end else { return end }
