@@ -88,6 +88,37 @@ import Testing
         #expect(reason.contains(name), "\(query): \(reason)")
     }
 
+    /// The route is read from its escaped bytes when the query is plain (`AlongQueryText`) and unescaped first
+    /// otherwise: every spelling of one query answers the same body, and a second route is refused either way.
+    @Test func everySpellingOfTheRouteAnswersTheSameBody() throws {
+        let text = Polyline.encode(Self.route)
+        let allEscaped = text.utf8.map { String(format: "%%%02x", $0) }.joined()
+        let spellings = [
+            "polyline=\(Self.encoded(Self.route))&fuel=U91&detour_km=1",
+            "polyline=\(allEscaped)&fuel=U91&detour_km=1",
+            "fuel=U91&polyline=\(Self.encoded(Self.route))&detour_km=1",
+            "fuel=U91&detour_km=1&polyline=\(Self.encoded(Self.route))",
+            "&&fuel=U91&&polyline=\(Self.encoded(Self.route))&&detour_km=1&",
+            "polyline=+\(Self.encoded(Self.route))+&fuel=U91&detour_km=1",  // padded: unescaped and trimmed
+            "poly%6Cine=\(Self.encoded(Self.route))&fuel=U91&detour_km=1",  // an escaped name
+        ]
+        let bodies = try spellings.map { query in
+            let response = try app.test(.GET, "/v1/stations/along?\(query)")
+            #expect(response.status == .ok, "\(query): \(response.bodyString.prefix(200))")
+            return response.bodyString
+        }
+        #expect(Set(bodies).count == 1 && bodies[0].contains("\"along_km\""))
+        for twice in [
+            "polyline=\(Self.encoded(Self.route))&polyline=\(Self.encoded(Self.route))",
+            "polyline=\(Self.encoded(Self.route))&poly%6Cine=\(Self.encoded(Self.route))",
+            "polyline=\(Self.encoded(Self.route))&polyline",
+        ] {
+            let response = try app.test(.GET, "/v1/stations/along?\(twice)")
+            #expect(response.status == .badRequest)
+            #expect((try AppTestSupport.json(response)["reason"] as? String ?? "").contains("polyline is given more than once"), "\(twice)")
+        }
+    }
+
     @Test func tooManyPointsOrTooLongIsA400() throws {
         // 2,001 points 10 m apart: under the length limit, over the point limit.
         let many = (0...2_000).map { Coordinate(latitude: -33.8 - Double($0) * 0.0001, longitude: 151) }

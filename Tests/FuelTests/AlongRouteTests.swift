@@ -50,6 +50,64 @@ import Testing
         #expect(!hits.isEmpty)
     }
 
+    /// `along` with a fuel scans a per-fuel subset of the corridor index (`CorridorIndex.subset`): its pages are
+    /// the brute-force scan's hits filtered as the query asks, ordered and cut, for fuels some stations lack and
+    /// whose prices do not all count (stale, implausible), asked in turn so each subset is made and then reused.
+    @Test func alongWithAFuelIsTheBruteForceScanFiltered() throws {
+        var generator = SeededGenerator(seed: 43)
+        let ids = (1...2_000).map(String.init)
+        let old = Fixture.now.addingTimeInterval(-40 * 86_400)
+        let update = ProviderUpdate(
+            provider: .nsw,
+            stations: ids.map { id in
+                Fixture.station(
+                    .nsw, id, latitude: Double.random(in: -34.3 ... -33.4, using: &generator),
+                    longitude: Double.random(in: 150.6...151.4, using: &generator))
+            },
+            prices: ids.flatMap { id -> [PriceRecord] in
+                let number = Int(id)!
+                var prices: [PriceRecord] = []
+                if number % 3 != 0 {
+                    let tenths = number % 7 == 0 ? 3_500 : 1_700 + number % 300
+                    prices.append(Fixture.price(.nsw, id, tenths, fuel: .U91, at: number % 11 == 0 ? old : Fixture.now))
+                }
+                if number % 2 == 0 { prices.append(Fixture.price(.nsw, id, 1_650 + number % 250, fuel: .E10)) }
+                return prices
+            },
+            asOf: Fixture.now)
+        let index = FuelIndex(snapshot: Fixture.merge(update).snapshot)
+        let entries = index.snapshot.entries.count
+        let u91 = FuelType.U91.ordinal * entries
+        #expect((0..<entries).contains { index.priceTable[u91 + $0] >= 0 && index.standingTable[u91 + $0] != 0 }, "some U91 prices do not count")
+        #expect((0..<entries).contains { index.priceTable[u91 + $0] < 0 }, "some stations sell no U91")
+        var compared = 0
+        for round in 0..<24 {
+            let route = try randomRoute(&generator)
+            let detour = Double.random(in: 0.1...5, using: &generator)
+            let all = bruteForce(index, route, detourKm: detour)
+            for (fuel, sort) in [(FuelType?.none, AlongQuery.Sort.alongKm), (.U91, .price), (.E10, .alongKm), (.U91, .alongKm), (.E10, .price)] {
+                let base = fuel.map { $0.ordinal * entries }
+                let kept = all.filter { hit in
+                    guard let base else { return true }
+                    return index.priceTable[base + hit.slot] >= 0 && (sort != .price || index.standingTable[base + hit.slot] == 0)
+                }
+                let price = { (hit: AlongHit) in base.map { Int(index.priceTable[$0 + hit.slot]) } ?? 0 }
+                let expected = kept.sorted { a, b in
+                    sort == .price
+                        ? (price(a), a.alongKm, a.slot) < (price(b), b.alongKm, b.slot)
+                        : (a.alongKm, a.detourKm, a.slot) < (b.alongKm, b.detourKm, b.slot)
+                }
+                let offset = round % 3 == 0 ? 0 : min(expected.count, round)
+                let query = AlongQuery(route: route, detourKm: detour, fuel: fuel, sort: sort, limit: 20, offset: offset)
+                let page = try index.along(query)
+                #expect(page.total == expected.count, "\(fuel.map(\.rawValue) ?? "any") \(sort)")
+                #expect(page.hits == Array(expected.dropFirst(offset).prefix(20)), "\(fuel.map(\.rawValue) ?? "any") \(sort)")
+                compared += page.hits.count
+            }
+        }
+        #expect(compared > 500)
+    }
+
     /// A straight 10 km route north; stations 1 km east at 3 km, 1.9 km west at 7 km, one 2.01 km off, one 1.5 km past the end.
     @Test func alongAndDetourAreMeasuredFromTheNearestPointOfTheRoute() throws {
         let start = Coordinate(latitude: -34, longitude: 151)

@@ -48,4 +48,37 @@ import Testing
         index.corridors.forEach(in: boxes[1]) { slot, _, _ in all.append(slot) }
         #expect(all.count == locations.filter(\.isValid).count)
     }
+
+    /// A subset visits, box by box, exactly the stations of the whole index it keeps, and is made once per key.
+    @Test func aSubsetVisitsExactlyTheStationsItKeeps() throws {
+        let index = index()
+        var generator = SeededGenerator(seed: 8)
+        var asked = 0
+        let odd = index.corridors.subset(1) { slot in
+            asked += 1
+            return slot % 2 == 1
+        }
+        #expect(asked == 1_500)
+        _ = index.corridors.subset(1) { _ in
+            asked += 1
+            return true
+        }
+        #expect(asked == 1_500, "the second asking reuses the first subset")
+        let none = index.corridors.subset(2) { _ in false }
+        for _ in 0..<200 {
+            let lat = Double.random(in: -34.4 ... -33.3, using: &generator), lng = Double.random(in: 150.5...151.5, using: &generator)
+            let box = try BoundingBox(
+                minLat: lat, minLng: lng, maxLat: lat + Double.random(in: 0...0.3, using: &generator),
+                maxLng: lng + Double.random(in: 0...0.3, using: &generator))
+            var whole: [Int] = [], kept: [Int] = [], nothing: [Int] = []
+            index.corridors.forEach(in: box) { slot, _, _ in whole.append(slot) }
+            odd.forEach(in: box) { slot, location, cosLatitude in
+                kept.append(slot)
+                #expect(location == index.snapshot.entries[slot].station.location && cosLatitude == location.cosLatitude)
+            }
+            none.forEach(in: box) { slot, _, _ in nothing.append(slot) }
+            #expect(kept.sorted() == whole.filter { $0 % 2 == 1 }.sorted(), "\(box)")
+            #expect(nothing.isEmpty)
+        }
+    }
 }

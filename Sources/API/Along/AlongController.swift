@@ -11,9 +11,17 @@ struct AlongController: RouteCollection {
     }
 
     func along(_ request: Request) throws -> Response {
-        let params = try QueryParameters(request, allowing: .along)
+        let params: QueryParameters
+        let route: RoutePath
+        if let text = AlongQueryText(rawQuery: request.head.rawQuery) {
+            params = try QueryParameters(text.others, allowing: .along)
+            route = try params.route(text.points)
+        } else {
+            params = try QueryParameters(request, allowing: .along)
+            route = try params.route()
+        }
         var query = AlongQuery(
-            route: try params.route(),
+            route: route,
             detourKm: try params.double("detour_km", in: AlongQuery.detourRange) ?? AlongQuery.defaultDetourKm,
             fuel: try params.fuel(),
             sort: try params.choice("sort", as: AlongQuery.Sort.self) ?? .alongKm,
@@ -40,6 +48,12 @@ struct AlongController: RouteCollection {
 }
 
 extension QueryParameters {
+    /// The parameters of `query` (an along request's without its route: `AlongQueryText`), checked as `init(_:allowing:)`.
+    init(_ query: URLQuery, allowing known: KnownParameters) throws {
+        self.query = query
+        try known.check(query)
+    }
+
     /// `polyline=`: a Google encoded polyline (precision 5) of at most `AlongQuery.maximumPoints` points and
     /// `AlongQuery.maximumLengthKm` km.
     func route(_ name: String = "polyline") throws -> RoutePath {
@@ -50,6 +64,11 @@ extension QueryParameters {
         do { points = try Polyline.decode(raw, maximumPoints: AlongQuery.maximumPoints) } catch {
             throw bad("\(name) \(error)")
         }
+        return try route(points, name)
+    }
+
+    /// The route through `points` (decoded from `name`), at most `AlongQuery.maximumLengthKm` km.
+    func route(_ points: [Coordinate], _ name: String = "polyline") throws -> RoutePath {
         do { return try RoutePath(points: points, maximumLengthKm: AlongQuery.maximumLengthKm) } catch {
             throw bad("\(name) \(error)")
         }

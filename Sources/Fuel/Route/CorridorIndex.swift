@@ -3,6 +3,8 @@
 /// thousands of candidates and reads these, never the station records or a cosine). A corridor box then visits
 /// little beyond the stations inside it (the spatial grid's 0.1° cells hold several times a 2 km corridor box's
 /// stations, and a route of 200 legs asks for dozens of boxes, one per run of legs: `CorridorRuns`).
+import Synchronization
+
 public struct CorridorIndex: Sendable {
     private let originLongitude: Double
     private let stripCount: Int
@@ -15,6 +17,8 @@ public struct CorridorIndex: Sendable {
     private let memberLatitudes: [Double]
     private let memberLongitudes: [Double]
     private let memberCosLatitudes: [Double]
+    /// `subset`'s store (nil in a subset).
+    private let subsets: CorridorSubsets?
 
     /// About 1.8 km at Sydney's latitude: near a corridor's width, so a box spans a few strips.
     static let stripDegrees = 0.02
@@ -38,6 +42,49 @@ public struct CorridorIndex: Sendable {
         memberLatitudes = order.map { locations[valid[$0]].latitude }
         memberLongitudes = order.map { locations[valid[$0]].longitude }
         memberCosLatitudes = order.map { locations[valid[$0]].cosLatitude }
+        subsets = CorridorSubsets()
+    }
+
+    /// The stations `keeps` lets through, in the same strips and order, made on the first asking for `key` and
+    /// kept as long as this index (a snapshot's). `FuelIndex.along` keys one per fuel: a route then scans only the
+    /// stations selling it (a third of Sydney's sell no ranked U91), never asking each one's price.
+    public func subset(_ key: Int, keeping keeps: (_ slot: Int) -> Bool) -> CorridorIndex {
+        guard let subsets else { return filtered(keeps) }
+        return subsets.table.withLock { table in
+            if let known = table[key] { return known }
+            let made = filtered(keeps)
+            table[key] = made
+            return made
+        }
+    }
+
+    private func filtered(_ keeps: (Int) -> Bool) -> CorridorIndex {
+        var start = [Int32](repeating: 0, count: stripCount + 1)
+        var kept: [Int] = []
+        for strip in 0..<stripCount {
+            for position in Int(stripStart[strip])..<Int(stripStart[strip + 1]) where keeps(Int(members[position])) {
+                kept.append(position)
+            }
+            start[strip + 1] = Int32(kept.count)
+        }
+        return CorridorIndex(
+            originLongitude: originLongitude, stripCount: stripCount, stripStart: start, members: kept.map { members[$0] },
+            memberLatitudes: kept.map { memberLatitudes[$0] }, memberLongitudes: kept.map { memberLongitudes[$0] },
+            memberCosLatitudes: kept.map { memberCosLatitudes[$0] })
+    }
+
+    private init(
+        originLongitude: Double, stripCount: Int, stripStart: [Int32], members: [Int32], memberLatitudes: [Double],
+        memberLongitudes: [Double], memberCosLatitudes: [Double]
+    ) {
+        self.originLongitude = originLongitude
+        self.stripCount = stripCount
+        self.stripStart = stripStart
+        self.members = members
+        self.memberLatitudes = memberLatitudes
+        self.memberLongitudes = memberLongitudes
+        self.memberCosLatitudes = memberCosLatitudes
+        subsets = nil
     }
 
     private static func strip(_ longitude: Double, _ origin: Double, _ count: Int) -> Int {
@@ -50,12 +97,8 @@ public struct CorridorIndex: Sendable {
     public func forEach(in box: BoundingBox, _ body: (_ slot: Int, _ location: Coordinate, _ cosLatitude: Double) -> Void) {
         guard !members.isEmpty else { return }
         for strip in Self.strip(box.minLng, originLongitude, stripCount)...Self.strip(box.maxLng, originLongitude, stripCount) {
-            var low = Int(stripStart[strip]), high = Int(stripStart[strip + 1])
-            let end = high
-            while low < high {
-                let middle = (low + high) / 2
-                if memberLatitudes[middle] < box.minLat { low = middle + 1 } else { high = middle }
-            }
+            let end = Int(stripStart[strip + 1])
+            var low = firstMember(atOrNorthOf: box.minLat, from: Int(stripStart[strip]), to: end)
             while low < end, memberLatitudes[low] <= box.maxLat {
                 let longitude = memberLongitudes[low]
                 if longitude >= box.minLng && longitude <= box.maxLng {
@@ -65,4 +108,26 @@ public struct CorridorIndex: Sendable {
             }
         }
     }
+
+    /// The first of `members[start..<end]` (one strip, southernmost first) at or north of `latitude`, or `end`:
+    /// a lower bound whose steps depend only on the strip's size. (Written as a select, but x86 code keeps a branch
+    /// here; an arithmetic mask compiled to the same branch, so it was left out.)
+    @inline(__always)
+    private func firstMember(atOrNorthOf latitude: Double, from start: Int, to end: Int) -> Int {
+        guard start < end else { return end }
+        return memberLatitudes.withUnsafeBufferPointer { latitudes in
+            var base = start, count = end - start
+            while count > 1 {
+                let half = count / 2
+                base = latitudes[base + half] < latitude ? base + half : base
+                count -= half
+            }
+            return latitudes[base] < latitude ? base + 1 : base
+        }
+    }
+}
+
+/// `CorridorIndex.subset`'s subsets of one index, by key.
+final class CorridorSubsets: Sendable {
+    let table = Mutex<[Int: CorridorIndex]>([:])
 }

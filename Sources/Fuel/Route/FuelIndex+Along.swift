@@ -4,14 +4,14 @@ extension FuelIndex {
     /// route lies in the box of the leg nearest it, so that leg is measured; its offset and along distance are the
     /// nearest leg's (the earlier one on a tie, so a route passing twice reports the first pass).
     public func corridor(_ route: RoutePath, detourKm: Double) -> [AlongHit] {
-        var hits = corridorHits(route, detourKm: detourKm) { _ in true }
+        var hits = corridorHits(route, detourKm: detourKm, in: corridors) { _ in true }
         hits.sort { $0.slot < $1.slot }
         return hits
     }
 
-    /// `corridor` of the stations `admits` lets through (asked once per station, before it is measured), in no
-    /// particular order.
-    func corridorHits(_ route: RoutePath, detourKm: Double, admits: (Int) -> Bool) -> [AlongHit] {
+    /// `corridor` of the stations of `candidates` that `admits` lets through (asked once per station, before it is
+    /// measured), in no particular order.
+    func corridorHits(_ route: RoutePath, detourKm: Double, in candidates: CorridorIndex, admits: (Int) -> Bool) -> [AlongHit] {
         let runs = CorridorRuns(route: route, detourKm: detourKm)
         let legBounds = runs.legBounds
         // Per slot: its position in `hits`, or one of these.
@@ -19,7 +19,7 @@ extension FuelIndex {
         var position = [Int32](repeating: unseen, count: snapshot.entries.count)
         var hits: [AlongHit] = []
         for run in runs.runs {
-            corridors.forEach(in: run.box) { slot, location, cosLatitude in
+            candidates.forEach(in: run.box) { slot, location, cosLatitude in
                 var known = position[slot]
                 if known == refused { return }
                 if known == unseen {
@@ -60,14 +60,16 @@ extension FuelIndex {
         let entries = snapshot.entries
         let fuelBase = query.fuel.map { $0.ordinal * entries.count }
         let countedOnly = query.sort == .price
-        // Stations without the fuel (or, ranked by price, whose price does not count) are never measured.
-        let hits = corridorHits(query.route, detourKm: query.detourKm) { slot in
-            if let fuelBase {
-                if priceTable[fuelBase + slot] < 0 { return false }
-                if countedOnly && standingTable[fuelBase + slot] != 0 { return false }
+        // Stations without the fuel (or, ranked by price, whose price does not count) are never visited.
+        var candidates = corridors
+        if let fuel = query.fuel, let fuelBase {
+            candidates = corridors.subset(fuel.ordinal * 2 + (countedOnly ? 1 : 0)) { slot in
+                priceTable[fuelBase + slot] >= 0 && (!countedOnly || standingTable[fuelBase + slot] == 0)
             }
-            if let access = query.access, !access.admits(entries[slot].station) { return false }
-            return true
+        }
+        let hits = corridorHits(query.route, detourKm: query.detourKm, in: candidates) { slot in
+            guard let access = query.access else { return true }
+            return access.admits(entries[slot].station)
         }
         var matches = hits.map { hit in (hit: hit, price: fuelBase.map { Int(priceTable[$0 + hit.slot]) } ?? 0) }
         let needed = min(matches.count, query.offset + query.limit)
