@@ -228,9 +228,12 @@ struct ConnectionMachineTests {
     }
 
     @Test("Large bodies queued by reference and small ones copied leave in order, whole, through partial sends",
-          arguments: [1, 7, 333, 2048, 5000])
+          arguments: [97, 1500, 16_384, 70_000])
     func partialSendsAcrossPieces(room: Int) {
-        let sizes = [5000, 0, 3000, 2048, 2047, 10] + Array(repeating: 2500, count: 20)
+        // Either side of the threshold, and more shared pieces than one send takes.
+        let shared = OutboundQueue.sharedBodyBytes
+        let sizes = [2 * shared + 5, 0, shared, shared - 1, 10]
+            + Array(repeating: shared + 7, count: OutboundQueue.maxPiecesPerSend + 1)
         var driver = Driver(room: 0)
         driver.receive(sizes.map { $0 == 0 ? Self.get : "GET /big/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
         var sends = 0
@@ -251,10 +254,10 @@ struct ConnectionMachineTests {
     @Test("A HEAD for a large body sends its head alone")
     func headOfLargeBody() {
         var driver = Driver()
-        driver.receive("HEAD /big/5000 HTTP/1.1\r\nHost: x\r\n\r\n" + Self.get)
+        driver.receive("HEAD /big/50000 HTTP/1.1\r\nHost: x\r\n\r\n" + Self.get)
         let text = String(decoding: driver.wire, as: UTF8.self)
-        #expect(text.contains("Content-Length: 5000\r\n"))
-        #expect(driver.wire.count < 400, "the 5,000-byte body must not be sent for HEAD")
+        #expect(text.contains("Content-Length: 50000\r\n"))
+        #expect(driver.wire.count < 400, "the 50,000-byte body must not be sent for HEAD")
         #expect(text.hasSuffix("ok /a"))
     }
 

@@ -4,8 +4,9 @@ import Glibc
 /// `sharedBodyBytes` or more is queued by reference instead (arrays are copy-on-write, so a memoized or freshly
 /// rendered body is never copied again in user space) and the kernel gathers the pieces in one `sendmsg`.
 struct OutboundQueue {
-    /// Below this a body is cheaper to copy than to give its own iovec.
-    static let sharedBodyBytes = 2048
+    /// Below this a body is cheaper to copy than to queue by reference: the piece's bookkeeping and a second iovec
+    /// cost about what copying a few kilobytes does, so only large bodies (near lists, clusters, change pages) skip it.
+    static let sharedBodyBytes = 16 * 1024
     /// The most pieces handed to one send; more stay queued for the next.
     static let maxPiecesPerSend = 16
 
