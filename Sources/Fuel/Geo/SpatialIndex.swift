@@ -103,9 +103,7 @@ public struct SpatialIndex: Sendable {
     /// Calls `body` with each station within `radiusKm` (great-circle) of `point` that `wanted` admits, in no
     /// particular order; allocates nothing. `wanted` sees only stations the circle may hold (inside its bounding box,
     /// and within the radius by the unit-sphere test) and runs before the exact distance, so a station it refuses
-    /// costs no trigonometry. Distances are `Coordinate.distanceKm(to:)`'s, to the bit. Inlined, so the closures
-    /// are too: they run for every candidate.
-    @inline(__always)
+    /// costs no trigonometry. Distances are `Coordinate.distanceKm(to:)`'s, to the bit.
     public func forEach(near point: Coordinate, radiusKm: Double, where wanted: (Int) -> Bool, _ body: (Hit) -> Void) {
         guard point.isValid, radiusKm.isFinite, radiusKm >= 0 else { return }
         let box = BoundingBox(around: point, radiusKm: radiusKm).widened(by: Self.edgeDegrees)
