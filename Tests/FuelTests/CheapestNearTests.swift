@@ -101,6 +101,75 @@ import Testing
         }
     }
 
+    /// The walk from the cheapest and the spatial scan it falls back to each give the plain answer on their own:
+    /// a budget of 0 always scans, an unbounded one always walks (to the end of the fuel's stations for a point
+    /// no station reaches), and small ones give up part way.
+    @Test func theWalkByPriceAndTheSpatialScanEachGiveThePlainAnswer() {
+        var generator = SeededGenerator(seed: 17)
+        var points: [Coordinate] = [Self.sydney, Coordinate(latitude: -20, longitude: 135), Coordinate(latitude: -33.9, longitude: 152.5)]
+        for _ in 0..<150 {
+            points.append(Coordinate(
+                latitude: Double.random(in: -34.4 ... -33.3, using: &generator), longitude: Double.random(in: 150.4...151.6, using: &generator)))
+        }
+        var walked = 0
+        for (round, point) in points.enumerated() {
+            let radius = [0.3, 1, 5, 10, 25][round % 5]
+            let limit = [1, 3, 7][round % 3]
+            let access = round % 2 == 0 ? Self.access : nil
+            let expected = bruteForce(point, radiusKm: radius, limit: limit, access: access)
+            for budget in [0, 1, 16, Int.max] {
+                let found = Self.index.cheapestNear(fuel: .U91, point: point, radiusKm: radius, limit: limit, access: access, walkBudget: budget)
+                #expect(found == expected, "\(point) \(radius) km, \(limit), budget \(budget)")
+            }
+            if !expected.isEmpty { walked += 1 }
+        }
+        // Many points are far enough from every station for small radii: still, most are not.
+        #expect(walked > 50)
+    }
+
+    /// A station exactly on the circle (its haversine distance is the radius, to the bit) is found by the walk too.
+    @Test func theWalkFindsAStationExactlyOnTheCircle() {
+        let entries = Self.index.snapshot.entries
+        var checked = 0
+        for slot in stride(from: 0, to: entries.count, by: 37) {
+            guard let price = entries[slot].price(of: .U91), Self.index.standing(.U91, slot: slot) == .counts else { continue }
+            let radius = Self.sydney.distanceKm(to: entries[slot].station.location)
+            let found = Self.index.cheapestNear(fuel: .U91, point: Self.sydney, radiusKm: radius, limit: 500, access: nil, walkBudget: .max)
+            let everyone = bruteForce(Self.sydney, radiusKm: radius, limit: .max, access: nil)
+            #expect(found == Array(everyone.prefix(500)))
+            // A page holds it unless more than a page is within reach.
+            guard everyone.count <= 500 else { continue }
+            #expect(found.contains { $0.entry.id == entries[slot].id && $0.price == price })
+            checked += 1
+        }
+        #expect(checked > 5)
+    }
+
+    /// The nearby list's own path against the general one it shortcuts (an exclusion of a brand nobody has sends
+    /// a query down the general path without changing its answer): every sort, fill costs and their reference,
+    /// a state, `open_now`, offsets and limits.
+    @Test func theNearbyListPathGivesTheGeneralPathsPage() throws {
+        var generator = SeededGenerator(seed: 19)
+        let openNow = AccessFilter(opening: .openNow, excludesMembersOnly: false, clocks: .wall, wall: Fixture.now, keepsUnknownIn: [])
+        for round in 0..<240 {
+            let point = Coordinate(
+                latitude: Double.random(in: -34.3 ... -33.4, using: &generator), longitude: Double.random(in: 150.5...151.5, using: &generator))
+            let sort: StationQuery.Sort? = [nil, .distance, .price, .fillCost][round % 4]
+            let fuel: FuelType? = sort == .price || sort == .fillCost || round % 3 != 0 ? [.U91, .DL][round % 2] : nil
+            var query = StationQuery(
+                state: round % 5 == 0 ? .NSW : (round % 7 == 0 ? .VIC : nil), fuel: fuel, near: point,
+                radiusKm: [1, 5, 25, 50][round % 4], sort: sort, limit: [1, 5, 50, 500][(round / 4) % 4], offset: [0, 0, 3, 40][(round / 3) % 4])
+            if fuel != nil, round % 2 == 0 || sort == .fillCost { query.fill = FillPlan() }
+            query.access = [nil, Self.access, openNow][round % 3]
+            var general = query
+            general.excludedBrands = ["no such brand"]
+            let nearby = try Self.index.slots(matching: query)
+            #expect(Self.index.nearPage(query) != nil)
+            #expect(Self.index.nearPage(general) == nil)
+            #expect(nearby == (try Self.index.slots(matching: general)), "round \(round)")
+        }
+    }
+
     @Test func priceTiesAreBrokenByDistanceThenSlot() {
         let found = Self.index.cheapestNear(fuel: .U91, point: Self.sydney, radiusKm: 20, limit: 40)
         #expect(found.count == 40)

@@ -20,11 +20,19 @@ struct QueryParameters {
     /// Every parameter is single-valued: a name given twice is ambiguous, so it is refused rather than guessed.
     /// Lists are comma-separated inside one value (`list`).
     func string(_ name: String) throws -> String? {
-        guard let value = query[name] else { return nil }
-        if query.values(for: name).count > 1 {
+        // One pass for the value and whether it repeats: every parameter of every request is read this way.
+        var value: String?
+        var repeated = false
+        for item in query.items where item.name == name {
+            if value == nil { value = item.value } else { repeated = true; break }
+        }
+        guard let value else { return nil }
+        if repeated {
             throw bad("\(name) is given more than once; give it once (lists are comma-separated, e.g. \(name)=a,b)")
         }
-        let trimmed = value.trimmedSpaces
+        // Values rarely carry spaces: one that starts and ends with something else is already trimmed.
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let trimmed = value.utf8.first.map(isSpace) == false && value.utf8.last.map(isSpace) == false ? value : value.trimmedSpaces
         guard !trimmed.isEmpty else { throw bad("\(name) must not be empty") }
         return trimmed
     }
@@ -37,7 +45,8 @@ struct QueryParameters {
     private func code<Code: RawRepresentable & CaseIterable>(_ name: String, listing: String) throws -> Code?
     where Code.RawValue == String {
         guard let raw = try string(name) else { return nil }
-        guard let code = Code(rawValue: raw.uppercased()) else {
+        // Every code is upper case, so one given that way is found without upper-casing a copy.
+        guard let code = Code(rawValue: raw) ?? Code(rawValue: raw.uppercased()) else {
             throw bad("Unknown \(name) '\(raw)'; valid \(listing): \(Code.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return code
@@ -46,6 +55,10 @@ struct QueryParameters {
     /// `fuel=U91,E10`: any of several fuels, duplicates dropped, in the order given.
     func fuels() throws -> [FuelType] {
         let name = "fuel"
+        // One code, as almost every request gives it, needs no list.
+        if let raw = try string(name), !raw.utf8.contains(UInt8(ascii: ",")), let fuel = FuelType(rawValue: raw) {
+            return [fuel]
+        }
         var fuels: [FuelType] = []
         for raw in try list(name) {
             guard let fuel = FuelType(rawValue: raw.uppercased()) else {
@@ -87,12 +100,13 @@ struct QueryParameters {
     func coordinate() throws -> Coordinate? {
         let name = "near"
         guard let raw = try string(name) else { return nil }
-        let parts = raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
-        guard parts.count == 2, let lat = Double(parts[0].trimmedSpaces),
-              let lng = Double(parts[1].trimmedSpaces), lat.isFinite, lng.isFinite
+        // Exactly one comma, found in place (no array of parts): a point arrives with every nearby request.
+        guard let comma = raw.utf8.firstIndex(of: UInt8(ascii: ",")), case let latText = raw[..<comma],
+              case let lngText = raw[raw.index(after: comma)...], !lngText.utf8.contains(UInt8(ascii: ",")),
+              let lat = Double(latText.trimmedSpaces), let lng = Double(lngText.trimmedSpaces), lat.isFinite, lng.isFinite
         else { throw bad("\(name) must be 'lat,lng' in decimal degrees, e.g. \(name)=-33.8688,151.2093") }
-        guard (-90...90).contains(lat) else { throw bad("\(name) latitude must be between -90 and 90, got \(parts[0])") }
-        guard (-180...180).contains(lng) else { throw bad("\(name) longitude must be between -180 and 180, got \(parts[1])") }
+        guard (-90...90).contains(lat) else { throw bad("\(name) latitude must be between -90 and 90, got \(latText)") }
+        guard (-180...180).contains(lng) else { throw bad("\(name) longitude must be between -180 and 180, got \(lngText)") }
         return Coordinate(latitude: lat, longitude: lng)
     }
 

@@ -67,10 +67,14 @@ struct SummaryController: RouteCollection {
         var json = JSONWriter(capacity: Self.maxBytes)
         json.raw(parts.head)
         json.raw(",\"advice\":")
-        if let near {
-            json.raw(city.map { board.fragments[MetroFuel($0, fuel)]! } ?? board.nearbyFragment(fuel: fuel, near: near, snapshot: view.snapshot) ?? board.outsideFragments[fuel]!)
-        } else if let capital = MetroArea.capital(of: state) {
-            json.raw(board.fragments[MetroFuel(capital, fuel)]!)
+        // The ETag hashes the body; what comes from the board and the parts was hashed once with them.
+        var hashed = (hash: parts.hashThroughAdviceKey, count: json.bytes.count)
+        let adviceCity = near == nil ? MetroArea.capital(of: state) : city
+        if let adviceCity {
+            json.raw(board.fragments[MetroFuel(adviceCity, fuel)]!)
+            if let known = parts.hashThroughAdvice[adviceCity] { hashed = (known, json.bytes.count) }
+        } else if let near {
+            json.raw(board.nearbyFragment(fuel: fuel, near: near, snapshot: view.snapshot) ?? board.outsideFragments[fuel]!)
         } else {
             json.null()
         }
@@ -89,7 +93,7 @@ struct SummaryController: RouteCollection {
         guard let near else {
             json.raw("],\"near\":null")
             json.raw(parts.tail)
-            return Self.response(json, lastModified: view.rendered.lastModified)
+            return Self.response(json, hashed: hashed, lastModified: view.rendered.lastModified)
         }
         json.raw("],\"near\":{\"lat\":")
         json.decimal(near.latitude, places: 5)
@@ -99,12 +103,15 @@ struct SummaryController: RouteCollection {
         json.decimal(Self.nearRadiusKm, places: 1)
         json.raw("}")
         json.raw(parts.tail)
-        return Self.response(json, lastModified: view.rendered.lastModified)
+        return Self.response(json, hashed: hashed, lastModified: view.rendered.lastModified)
     }
 
-    static func response(_ json: JSONWriter, lastModified: String) -> Response {
-        var hash = FNV1a()
-        hash.combine(json.bytes)
+    /// The ETag is FNV-1a over the whole body; `hashed` is that hash over its first `count` bytes already.
+    static func response(_ json: JSONWriter, hashed: (hash: FNV1a, count: Int), lastModified: String) -> Response {
+        var hash = hashed.hash
+        json.bytes.withUnsafeBufferPointer { bytes in
+            for byte in bytes[hashed.count...] { hash.combine(byte) }
+        }
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: lastModified)
     }
 
@@ -133,6 +140,10 @@ struct SummaryParts: Sendable {
     let head: [UInt8]
     /// `},"meta":{...}}`
     let tail: [UInt8]
+    /// FNV-1a over `head` and `,"advice":`: where the ETag's hash starts.
+    let hashThroughAdviceKey: FNV1a
+    /// And on through each city's advice for this fuel (the board's fragment), for a summary showing it.
+    let hashThroughAdvice: [MetroArea: FNV1a]
 
     init(view: PettyView, board: AdviceBoard, state: AustralianState, fuel: FuelType) {
         var json = JSONWriter(capacity: 512)
@@ -180,5 +191,18 @@ struct SummaryParts: Sendable {
         view.rendered.meta(for: state).write(into: &end)
         end.raw("}")
         tail = end.bytes
+
+        var hash = FNV1a()
+        hash.combine(head)
+        hash.combine(Array(",\"advice\":".utf8))
+        hashThroughAdviceKey = hash
+        var cities: [MetroArea: FNV1a] = [:]
+        for city in MetroArea.allCases {
+            guard let fragment = board.fragments[MetroFuel(city, fuel)] else { continue }
+            var through = hash
+            through.combine(fragment)
+            cities[city] = through
+        }
+        hashThroughAdvice = cities
     }
 }

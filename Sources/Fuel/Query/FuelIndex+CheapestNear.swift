@@ -1,16 +1,72 @@
 extension FuelIndex {
     /// The first `limit` matches of `cheapest(fuel:near:radiusKm:limit:access:)`, found without visiting them all:
     /// the stations within `radiusKm` of `point` whose price of `fuel` counts and that `access` admits, cheapest
-    /// first (then nearer, then by slot). No total is counted, so a station priced above the `limit`-th best so far
-    /// is refused before its distance is computed, and only the stations that would enter the page are judged
-    /// open. Empty for an invalid point, radius or limit (which `cheapest` refuses).
+    /// first (then nearer, then by slot). No total is counted, so the stations are read cheapest first and the
+    /// search ends at the first price dearer than a full page's last; only stations that would enter the page are
+    /// measured exactly and judged open. Empty for an invalid point, radius or limit (which `cheapest` refuses).
     public func cheapestNear(
         fuel: FuelType, point: Coordinate, radiusKm: Double, limit: Int, access: AccessFilter? = nil
     ) -> [StationMatch] {
+        cheapestNear(fuel: fuel, point: point, radiusKm: radiusKm, limit: limit, access: access, walkBudget: Self.priceWalkBudget)
+    }
+
+    /// How many rows of the price order a search reads before it turns to the spatial index instead: a point far
+    /// from most stations selling the fuel (the outback, another state's city) would otherwise read them all.
+    static let priceWalkBudget = 1_024
+
+    /// `walkBudget`: rows of the price order read before the spatial scan takes over (tests force either way).
+    func cheapestNear(
+        fuel: FuelType, point: Coordinate, radiusKm: Double, limit: Int, access: AccessFilter?, walkBudget: Int
+    ) -> [StationMatch] {
         guard point.isValid, radiusKm.isFinite, radiusKm > 0, (1...StationQuery.maximumLimit).contains(limit) else { return [] }
+        var best = TopPrices(limit: limit)
+        if !walkByPrice(fuel: fuel, point: point, radiusKm: radiusKm, access: access, budget: walkBudget, into: &best) {
+            best = TopPrices(limit: limit)
+            scanByDistance(fuel: fuel, point: point, radiusKm: radiusKm, access: access, into: &best)
+        }
+        let entries = snapshot.entries
+        return best.candidates.map { candidate in
+            let entry = entries[candidate.slot]
+            return StationMatch(entry: entry, distanceKm: candidate.distance, price: entry.price(of: fuel))
+        }
+    }
+
+    /// Reads the stations selling `fuel` cheapest first until no dearer one can enter `best`; false when it gave up
+    /// after `budget` rows. Distances are `Coordinate.distanceKm(to:)`'s, to the bit, like the spatial index's.
+    private func walkByPrice(
+        fuel: FuelType, point: Coordinate, radiusKm: Double, access: AccessFilter?, budget: Int, into best: inout TopPrices
+    ) -> Bool {
+        let entries = snapshot.entries
+        let center = UnitVector(point)
+        let minimumDot = UnitVector.minimumDot(withinKm: radiusKm)
+        let cosLatitude = point.cosLatitude
+        var read = 0
+        var finished = true
+        pricedPoints.walk(fuel) { row in
+            guard best.mightTake(price: row.price) else { return false }
+            read += 1
+            guard read <= budget else {
+                finished = false
+                return false
+            }
+            guard center.dot(row.vector) >= minimumDot else { return true }
+            let slot = Int(row.slot)
+            let location = entries[slot].station.location
+            let distance = point.distanceKm(to: location, cosLatitude: cosLatitude, otherCosLatitude: location.cosLatitude)
+            guard distance <= radiusKm else { return true }
+            let candidate = TopPrices.Candidate(price: row.price, distance: distance, slot: slot)
+            guard best.wouldTake(candidate) else { return true }
+            if let access, !access.admits(entries[slot].station) { return true }
+            best.insert(candidate)
+            return true
+        }
+        return finished
+    }
+
+    /// The stations within the circle, nearest strips first: what a point far from the fuel's stations reads.
+    private func scanByDistance(fuel: FuelType, point: Coordinate, radiusKm: Double, access: AccessFilter?, into best: inout TopPrices) {
         let entries = snapshot.entries
         let fuelBase = fuel.ordinal * entries.count
-        var best = TopPrices(limit: limit)
         spatial.forEach(near: point, radiusKm: radiusKm, where: { slot in
             let price = priceTable[fuelBase + slot]
             return price >= 0 && standingTable[fuelBase + slot] == 0 && best.mightTake(price: price)
@@ -19,10 +75,6 @@ extension FuelIndex {
             guard best.wouldTake(candidate) else { return }
             if let access, !access.admits(entries[hit.slot].station) { return }
             best.insert(candidate)
-        }
-        return best.candidates.map { candidate in
-            let entry = entries[candidate.slot]
-            return StationMatch(entry: entry, distanceKm: candidate.distance, price: entry.price(of: fuel))
         }
     }
 }

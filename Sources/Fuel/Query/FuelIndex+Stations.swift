@@ -105,6 +105,7 @@ extension FuelIndex {
 
     /// `slots(matching:)` for a validated query.
     func page(_ query: StationQuery) -> SlotPage {
+        if let nearby = nearPage(query) { return nearby }
         let entries = snapshot.entries
         // Brands unknown to this snapshot match nothing: asked for alone, nothing is left.
         var wantedBrands: Set<Int32>?

@@ -23,6 +23,8 @@ public final class FuelIndex: Sendable {
     let priceTable: [Int32]
     /// `PriceStanding` raw value at the same position as `priceTable`; 0 when the price counts.
     let standingTable: [UInt8]
+    /// Per fuel, the stations whose price counts, cheapest first (`cheapestNear`).
+    let pricedPoints: PriceOrderedPoints
     /// Position of each slot in name order.
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
@@ -70,6 +72,7 @@ public final class FuelIndex: Sendable {
         }
         self.priceTable = priceTable
         self.standingTable = standingTable
+        pricedPoints = PriceOrderedPoints(locations: entries.map(\.station.location), priceTable: priceTable, standingTable: standingTable)
 
         let names = entries.map { StationQuery.fold($0.station.name) }
         let order = entries.indices.sorted { names[$0] != names[$1] ? names[$0] < names[$1] : $0 < $1 }

@@ -79,7 +79,7 @@ public struct StationQuery: Hashable, Sendable {
 
     /// Checks the combination; the App turns each error into a 400.
     public func validate() throws(QueryError) {
-        if sort == .price && Set(fuels).count > 1 { throw .priceSortNeedsOneFuel }
+        if sort == .price && fuels.count > 1 && Set(fuels).count > 1 { throw .priceSortNeedsOneFuel }
         if sort == .price && fuels.isEmpty { throw .priceSortNeedsFuel }
         if sort == .distance && near == nil { throw .distanceSortNeedsNear }
         if let near, !near.isValid { throw .invalidCoordinate }
