@@ -53,6 +53,8 @@ final class EventLoop: @unchecked Sendable {
     private var listening = false
     /// A descriptor held in reserve so that, out of descriptors, one pending client can be accepted and closed.
     private var spareFd: Int32 = -1
+    private var shedSinceLog = 0
+    private var nextShedLog: Int64 = 0
     private var sequence: UInt64 = 0
     private var refusalLog = LogRateLimit()
     private var drainDeadline: Int64?
@@ -127,6 +129,7 @@ final class EventLoop: @unchecked Sendable {
                 startListening()
             }
             if now >= nextSweep {
+                reopenSpare()
                 sweepTimeouts()
                 nextSweep = now + 1000
             }
@@ -175,7 +178,7 @@ final class EventLoop: @unchecked Sendable {
             case .wouldBlock, .failed:
                 return
             case .exhausted:
-                shedOneClient()
+                shedWaitingClients()
                 return
             }
         }
@@ -193,18 +196,34 @@ final class EventLoop: @unchecked Sendable {
         Sys.epollControl(epfd, EPOLL_CTL_ADD, fd, events: events)
     }
 
-    /// Out of descriptors: accept one waiting client with the spare descriptor and close it, then stop
-    /// polling the listener briefly, so the loop neither spins nor leaves clients hanging in the backlog.
-    private func shedOneClient() {
+    /// Out of descriptors: with the spare descriptor free, accept every client already waiting and close it
+    /// (each closed one frees the slot for the next), then stop polling the listener briefly, so the loop neither
+    /// spins nor leaves clients hanging in the backlog.
+    private func shedWaitingClients() {
+        var shed = 0
         if spareFd >= 0 {
             Sys.close(spareFd)
             spareFd = -1
-            if case .accepted(let fd, _) = listener.accept() { Sys.close(fd) }
-            spareFd = Sys.openDevNull()
+            while shed < 1024, case .accepted(let fd, _) = listener.accept() {
+                Sys.close(fd)
+                shed += 1
+            }
         }
-        context.logger.warning("out of file descriptors (limit \(Sys.fileDescriptorLimit())); shedding new connections for 100 ms")
+        // Another loop may take the freed slot first; a spare that cannot be reopened now is retried at the sweep.
+        reopenSpare()
+        shedSinceLog += shed
+        if now >= nextShedLog {
+            context.logger.warning(
+                "out of file descriptors (limit \(Sys.fileDescriptorLimit())); closed \(shedSinceLog) waiting connection(s) since the last report; accepting again every 100 ms")
+            shedSinceLog = 0
+            nextShedLog = now + 1000
+        }
         stopListening()
         acceptingPausedUntil = now + 100
+    }
+
+    private func reopenSpare() {
+        if spareFd < 0 { spareFd = Sys.openDevNull() }
     }
 
     private func rejectOverCapacity(_ fd: Int32) {
