@@ -4,13 +4,13 @@ final class Connection {
     let fd: Int32
     let peer: String
     var machine: ConnectionMachine
-    /// The events epoll currently watches for this descriptor (changed only when the machine wants otherwise).
-    var registeredEvents: UInt32
+    /// The events epoll currently watches for this descriptor (changed only when the machine wants otherwise);
+    /// nil until the descriptor joins the epoll set, which a client answered and closed on its first read never does.
+    var registeredEvents: UInt32?
 
-    init(fd: Int32, peer: String, machine: ConnectionMachine, registeredEvents: UInt32) {
+    init(fd: Int32, peer: String, machine: ConnectionMachine) {
         self.fd = fd
         self.peer = peer
         self.machine = machine
-        self.registeredEvents = registeredEvents
     }
 }

@@ -184,16 +184,17 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Reads at once rather than after an epoll round trip: a client usually sends its request right behind the
+    /// handshake, so a short-lived connection is answered and closed without ever joining the epoll set.
     private func adopt(fd: Int32, peer: String) {
-        let events = cepoll_in() | cepoll_rdhup()
         let machine = ConnectionMachine(settings: context.connectionSettings, now: now)
-        let connection = Connection(fd: fd, peer: peer, machine: machine, registeredEvents: events)
+        let connection = Connection(fd: fd, peer: peer, machine: machine)
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: Int(fd) - connections.count + 1 + 64))
         }
         connections[Int(fd)] = connection
         connectionCount += 1
-        Sys.epollControl(epfd, EPOLL_CTL_ADD, fd, events: events)
+        readAvailable(connection)
     }
 
     /// Out of descriptors: with the spare descriptor free, accept every client already waiting and close it
@@ -348,7 +349,12 @@ final class EventLoop: @unchecked Sendable {
     private func updateInterest(_ connection: Connection) {
         var events: UInt32 = connection.machine.wantsRead ? cepoll_in() | cepoll_rdhup() : 0
         if connection.machine.wantsWrite { events |= cepoll_out() }
-        guard events != connection.registeredEvents else { return }
+        guard let registered = connection.registeredEvents else {
+            connection.registeredEvents = events
+            Sys.epollControl(epfd, EPOLL_CTL_ADD, connection.fd, events: events)
+            return
+        }
+        guard events != registered else { return }
         connection.registeredEvents = events
         Sys.epollControl(epfd, EPOLL_CTL_MOD, connection.fd, events: events)
     }
@@ -358,7 +364,7 @@ final class EventLoop: @unchecked Sendable {
         connections[Int(connection.fd)] = nil
         connectionCount -= 1
         context.metrics.openConnections.wrappingSubtract(1, ordering: .relaxed)
-        Sys.epollControl(epfd, EPOLL_CTL_DEL, connection.fd)
+        // No EPOLL_CTL_DEL: closing the only descriptor for the socket removes it from the epoll set.
         Sys.close(connection.fd)
     }
 

@@ -34,6 +34,8 @@ final class Listener: @unchecked Sendable {
         do { fd = try Sys.streamSocket(family: address.family) } catch { throw .system(error) }
         do {
             try Sys.setOption(fd, SOL_SOCKET, SO_REUSEADDR)
+            // Accepted sockets inherit it on Linux, which saves a setsockopt per connection.
+            try Sys.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)
             if address.family == AF_INET6 {
                 // `::` accepts IPv4 too (dual stack) unless the host says otherwise.
                 try Sys.setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0)
@@ -71,7 +73,6 @@ final class Listener: @unchecked Sendable {
         while true {
             let client = Sys.accept(fd, peer: &peer)
             if client >= 0 {
-                try? Sys.setOption(client, Int32(IPPROTO_TCP), TCP_NODELAY)
                 return .accepted(fd: client, peer: SocketAddress.describe(peer).host)
             }
             switch errno {
