@@ -245,14 +245,15 @@ import Testing
     }
 
     @Test func shutdownFinishesTheRequestInFlightThenStops() throws {
-        let app = makeTestApp()
+        let handlerStarted = DispatchSemaphore(value: 0)
+        let app = makeTestApp(slowStarted: handlerStarted)
         let port = try app.startLive()
         let busy = try RawClient(port: port)
         let idle = try RawClient(port: port)
         try idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(idle.readResponses(1).count == 1)
         try busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(handlerStarted.wait(timeout: .now() + 10) == .success, "the slow handler never began")
         let started = Date()
         app.shutdown()
         #expect(Date().timeIntervalSince(started) < 3)

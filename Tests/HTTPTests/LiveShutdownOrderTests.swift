@@ -34,13 +34,14 @@ final class RecordingService: Service, Sendable {
 
 @Suite(.serialized) struct LiveShutdownOrderTests {
     @Test func aNewConnectionIsRefusedAtOnceWhileTheSlowRequestInFlightFinishes() throws {
-        let app = makeTestApp()
+        let handlerStarted = DispatchSemaphore(value: 0)
+        let app = makeTestApp(slowStarted: handlerStarted)
         // Like pollers that take a while to stop: the listener must not wait for them.
         app.register(service: RecordingService("slow to stop", events: EventLog(), stopping: 0.3))
         let port = try app.startLive()
         let busy = try RawClient(port: port)
         try busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(handlerStarted.wait(timeout: .now() + 10) == .success, "the slow handler never began")
 
         let stopping = DispatchSemaphore(value: 0)
         let stopped = DispatchSemaphore(value: 0)
@@ -66,8 +67,10 @@ final class RecordingService: Service, Sendable {
 
     @Test func servicesStopAfterTheDrainInReverseRegistrationOrder() throws {
         let events = EventLog()
+        let handlerStarted = DispatchSemaphore(value: 0)
         let app = makeTestApp { app in
             app.get("slow-recorded") { _ -> String in
+                handlerStarted.signal()
                 usleep(300_000)
                 events.append("request done")
                 return "done"
@@ -78,7 +81,7 @@ final class RecordingService: Service, Sendable {
         let port = try app.startLive()
         let busy = try RawClient(port: port)
         try busy.send("GET /slow-recorded HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(handlerStarted.wait(timeout: .now() + 10) == .success, "the slow handler never began")
         app.shutdown()
         #expect(events.all == ["request done", "stop second", "stop first"])
     }

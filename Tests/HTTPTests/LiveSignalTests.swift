@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct LiveSignalTests {
     @Test func sighupDrainsLikeSigtermAndRunReturns() throws {
-        let app = makeTestApp()
+        let handlerStarted = DispatchSemaphore(value: 0)
+        let app = makeTestApp(slowStarted: handlerStarted)
         app.server.port = 0
         let returned = DispatchSemaphore(value: 0)
         Thread {
@@ -20,7 +21,7 @@ import Testing
         let port = try #require(app.boundPort)
         let busy = try RawClient(port: port)
         try busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(handlerStarted.wait(timeout: .now() + 10) == .success, "the slow handler never began")
 
         kill(getpid(), SIGHUP)
         #expect(returned.wait(timeout: .now() + 5) == .success)
