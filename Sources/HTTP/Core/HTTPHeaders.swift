@@ -47,6 +47,41 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         fields.contains { Self.equalsIgnoringCase($0.name, name) }
     }
 
+    /// Whether any field with this name lists `token` (ASCII case ignored) among its comma-separated values, as
+    /// `tokens(name:)` would, without allocating: `Connection` is checked on every request.
+    public func containsToken(_ token: StaticString, name: String) -> Bool {
+        for field in fields where Self.equalsIgnoringCase(field.name, name) {
+            var value = field.value
+            let found = value.withUTF8 { bytes in
+                var start = 0
+                while start <= bytes.count {
+                    var end = start
+                    while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                    var from = start, to = end
+                    while from < to && (bytes[from] == 0x20 || bytes[from] == 0x09) { from += 1 }
+                    while to > from && (bytes[to - 1] == 0x20 || bytes[to - 1] == 0x09) { to -= 1 }
+                    if Self.equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[from..<to]), token) { return true }
+                    start = end + 1
+                }
+                return false
+            }
+            if found { return true }
+        }
+        return false
+    }
+
+    /// `token` is lowercase ASCII.
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ token: StaticString) -> Bool {
+        guard bytes.count == token.utf8CodeUnitCount else { return false }
+        let expected = token.utf8Start
+        for i in 0..<bytes.count {
+            var byte = bytes[i]
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+            if byte != expected[i] { return false }
+        }
+        return true
+    }
+
     /// Comma-separated list values of every field with this name, trimmed and lowercased (e.g. `Connection`).
     public func tokens(name: String) -> [String] {
         self[name].flatMap { $0.split(separator: ",") }.map {

@@ -24,5 +24,5 @@ public struct Response: Sendable {
 
 extension Response {
     /// A handler asked for the connection to close after this response.
-    var forcesClose: Bool { headers.contains(name: "Connection") && headers.tokens(name: "Connection").contains("close") }
+    var forcesClose: Bool { headers.containsToken("close", name: "Connection") }
 }

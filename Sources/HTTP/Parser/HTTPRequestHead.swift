@@ -33,10 +33,8 @@ public struct HTTPRequestHead: Sendable {
 
     /// RFC 9112 §9.3: an explicit `Connection` token wins; otherwise 1.1 keeps the connection and 1.0 closes it.
     public var wantsKeepAlive: Bool {
-        guard headers.contains(name: "Connection") else { return version.major == 1 && version.minor >= 1 }
-        let tokens = headers.tokens(name: "Connection")
-        if tokens.contains("close") { return false }
-        if tokens.contains("keep-alive") { return true }
+        if headers.containsToken("close", name: "Connection") { return false }
+        if headers.containsToken("keep-alive", name: "Connection") { return true }
         return version.major == 1 && version.minor >= 1
     }
 }
