@@ -20,29 +20,12 @@ public enum CycleBacktest {
     }
 
     /// Scores the advice on the days of `points` (oldest first) whose index is in `scored`, each advised from
-    /// all the points up to and including it.
+    /// all the points up to and including it: the served rule's side of `AdviceScorecard.score`.
     public static func score(
         city: MetroArea, fuel: FuelType, points: [DailyPoint], scored: Range<Int>, rule: CycleAdvice.Rule
     ) -> Tally {
-        var tally = Tally()
-        let days = points.map { CalendarDay($0.day)! }
-        for index in scored where points.indices.contains(index) {
-            let future = points.indices.filter { days[$0] > days[index] && days[$0].days(since: days[index]) <= horizonDays }
-            guard !future.isEmpty else { continue }
-            let advice = CycleAdvice(city: city, fuel: fuel, points: Array(points[...index]), today: days[index], rule: rule)
-            let today = points[index].average
-            switch advice.verdict {
-            case .wait:
-                tally.waits += 1
-                if future.contains(where: { points[$0].average < today }) { tally.waitHits += 1 }
-            case .fillUpNow:
-                tally.fills += 1
-                if future.contains(where: { points[$0].average > today }) { tally.fillHits += 1 }
-            default:
-                tally.abstained += 1
-            }
-        }
-        return tally
+        let card = AdviceScorecard.score(city: city, fuel: fuel, points: points, scored: scored, rule: rule)
+        return Tally(waits: card.waits, waitHits: card.waitHits, fills: card.fills, fillHits: card.fillHits, abstained: card.abstained)
     }
 
     /// The candidate rules the backtest tunes over.
