@@ -59,14 +59,15 @@ public struct SlotPage: Hashable, Sendable {
 extension FuelIndex {
     /// A candidate while filtering and sorting: plain numbers only, so sorting thousands is cheap.
     private struct Candidate {
-        var slot: Int
+        var slot: Int32
         /// Position in the requested `ids`, else the slot.
-        var order: Int
+        var order: Int32
+        /// A price in tenths; 0 without a fuel.
+        var price: Int32
+        /// 0 for the best `q` match (whole words), 1 for prefixes; 0 without `q`.
+        var rank: Int32 = 0
         /// +infinity when unknown.
         var distance: Double
-        var price: Int
-        /// 0 for the best `q` match (whole words), 1 for prefixes; 0 without `q`.
-        var rank: Int = 0
         /// Fill cost in cents with `query.fill`; `Int.max` when there is none.
         var cost = Int.max
     }
@@ -105,7 +106,6 @@ extension FuelIndex {
 
     /// `slots(matching:)` for a validated query.
     func page(_ query: StationQuery) -> SlotPage {
-        if let nearby = nearPage(query) { return nearby }
         let entries = snapshot.entries
         // Brands unknown to this snapshot match nothing: asked for alone, nothing is left.
         var wantedBrands: Set<Int32>?
@@ -144,44 +144,54 @@ extension FuelIndex {
         var candidates: [Candidate] = []
         // With `after`, matches up to it still count in `total` (the whole result, as with offset).
         var before = 0
+        // The usual nearby list (a circle, maybe a state, a fuel, `open_now`, a fill plan) has none of the filters
+        // below: one test per candidate skips them all.
+        let filtersMore = wantedBrands != nil || !excludedBrands.isEmpty || anyFuelBases != nil || query.bbox != nil
+            || query.postcode != nil || textMatches != nil || query.after != nil
+        let access = query.access
+        let fill = query.fill
         /// `matched`: how the slot matches `q`, when the candidates came from the text index itself.
         func add(_ slot: Int, order: Int, distance: Double = .infinity, matched: StationSearchIndex.Match? = nil) {
             if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
-            if let wantedBrands, !wantedBrands.contains(brandNumbers[slot]) { return }
-            if !excludedBrands.isEmpty, excludedBrands.contains(brandNumbers[slot]) { return }
-            if let anyFuelBases, !anyFuelBases.contains(where: { priceTable[$0 + slot] >= 0 }) { return }
-            if let access = query.access, !access.admits(entries[slot].station) { return }
-            var price = 0
+            if filtersMore {
+                if let wantedBrands, !wantedBrands.contains(brandNumbers[slot]) { return }
+                if !excludedBrands.isEmpty, excludedBrands.contains(brandNumbers[slot]) { return }
+                if let anyFuelBases, !anyFuelBases.contains(where: { priceTable[$0 + slot] >= 0 }) { return }
+            }
+            if let access, !access.admits(entries[slot].station) { return }
+            var price: Int32 = 0
             if let fuelBase {
-                price = Int(priceTable[fuelBase + slot])
+                price = priceTable[fuelBase + slot]
                 if price < 0 { return }
                 // Only current, plausible prices are ranked; the others stay visible on their station.
                 if ranksByPrice, standingTable[fuelBase + slot] != 0 { return }
             }
             var distance = distance
-            if let near = query.near, distance == .infinity {
+            if distance == .infinity, let near = query.near {
                 let location = entries[slot].station.location
                 if location.isValid { distance = near.distanceKm(to: location) }
                 if let radius = query.radiusKm, !(distance <= radius) { return }
             }
-            if let bbox = query.bbox, !bbox.contains(entries[slot].station.location) { return }
-            if let postcode = query.postcode, entries[slot].station.postcode != postcode { return }
-            var rank = 0
-            if let textMatches {
-                let match = matched ?? textMatches[slot]
-                if match == .none { return }
-                rank = match == .whole ? 0 : 1
+            var rank: Int32 = 0
+            if filtersMore {
+                if let bbox = query.bbox, !bbox.contains(entries[slot].station.location) { return }
+                if let postcode = query.postcode, entries[slot].station.postcode != postcode { return }
+                if let textMatches {
+                    let match = matched ?? textMatches[slot]
+                    if match == .none { return }
+                    rank = match == .whole ? 0 : 1
+                }
+                if let after = query.after, entries[slot].id <= after { before += 1; return }
             }
-            if let after = query.after, entries[slot].id <= after { before += 1; return }
             var cost = Int.max
-            if let fill = query.fill, let fuelBase, standingTable[fuelBase + slot] == 0, distance.isFinite {
-                cost = fill.costCents(priceTenths: price, distanceKm: distance)
+            if let fill, let fuelBase, standingTable[fuelBase + slot] == 0, distance.isFinite {
+                cost = fill.costCents(priceTenths: Int(price), distanceKm: distance)
                 if (distance, slot) < (referenceDistance, fillReference?.slot ?? .max) {
                     referenceDistance = distance
                     fillReference = FillReference(slot: slot, costCents: cost)
                 }
             }
-            candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price, rank: rank, cost: cost))
+            candidates.append(Candidate(slot: Int32(slot), order: Int32(order), price: price, rank: rank, distance: distance, cost: cost))
         }
 
         if let ids = query.ids {
@@ -218,7 +228,30 @@ extension FuelIndex {
         // Only the first `offset + limit` in order are ever returned, so a bounded selection beats a full sort
         // for the usual "first page of many" request.
         let needed = min(candidates.count, query.offset + query.limit)
-        switch query.sort ?? (query.near != nil ? .distance : nil) {
+        let sort = query.sort ?? (query.near != nil ? .distance : nil)
+        switch textMatches == nil ? sort : nil {
+        // Without `q` every rank is 0: the usual orders leave it out of each comparison.
+        case .distance: candidates.selectFirst(needed) { ($0.distance, $0.slot) < ($1.distance, $1.slot) }
+        case .price: candidates.selectFirst(needed) { ($0.price, $0.distance, $0.slot) < ($1.price, $1.distance, $1.slot) }
+        case .fillCost: candidates.selectFirst(needed) { ($0.cost, $0.distance, $0.slot) < ($1.cost, $1.distance, $1.slot) }
+        case .name, nil: Self.rankedSelect(&candidates, needed, by: sort, names: nameRank)
+        }
+
+        let start = min(query.offset, candidates.count)
+        let end = min(candidates.count, start + query.limit)
+        let hits = candidates[start..<end].map { candidate in
+            SlotPage.Hit(
+                slot: Int(candidate.slot), distanceKm: candidate.distance.isFinite ? candidate.distance : nil,
+                fillCostCents: candidate.cost == .max ? nil : candidate.cost)
+        }
+        return SlotPage(
+            total: candidates.count + before, limit: query.limit, offset: query.offset, hits: hits, hasMore: end < candidates.count,
+            fillReference: fillReference)
+    }
+
+    /// `page`'s order with `q`'s rank first (whole-word matches before prefixes), and the name and id orders.
+    private static func rankedSelect(_ candidates: inout [Candidate], _ needed: Int, by sort: StationQuery.Sort?, names: [Int32]) {
+        switch sort {
         case .distance:
             candidates.selectFirst(needed) { ($0.rank, $0.distance, $0.slot) < ($1.rank, $1.distance, $1.slot) }
         case .price:
@@ -226,25 +259,13 @@ extension FuelIndex {
         case .fillCost:
             candidates.selectFirst(needed) { ($0.rank, $0.cost, $0.distance, $0.slot) < ($1.rank, $1.cost, $1.distance, $1.slot) }
         case .name:
-            let names = nameRank
-            candidates.selectFirst(needed) { ($0.rank, names[$0.slot]) < ($1.rank, names[$1.slot]) }
+            candidates.selectFirst(needed) { ($0.rank, names[Int($0.slot)]) < ($1.rank, names[Int($1.slot)]) }
         case nil:
-            // Slot order is id order; most sources already yield it. `q` ranks whole-word matches first.
+            // Slot order is id order; most sources already yield it.
             if !candidates.isSorted(by: { ($0.rank, $0.order) < ($1.rank, $1.order) }) {
                 candidates.selectFirst(needed) { ($0.rank, $0.order) < ($1.rank, $1.order) }
             }
         }
-
-        let start = min(query.offset, candidates.count)
-        let end = min(candidates.count, start + query.limit)
-        let hits = candidates[start..<end].map { candidate in
-            SlotPage.Hit(
-                slot: candidate.slot, distanceKm: candidate.distance.isFinite ? candidate.distance : nil,
-                fillCostCents: candidate.cost == .max ? nil : candidate.cost)
-        }
-        return SlotPage(
-            total: candidates.count + before, limit: query.limit, offset: query.offset, hits: hits, hasMore: end < candidates.count,
-            fillReference: fillReference)
     }
 
     /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state; with `fill`
