@@ -30,6 +30,10 @@ struct JSONWriter: ByteAppending {
     /// running power of ten is a real division per digit.
     private mutating func digits(_ value: UInt) {
         if value < 10 { return bytes.append(0x30 + UInt8(value)) }
+        if value < 100 {
+            bytes.append(0x30 + UInt8(value / 10))
+            return bytes.append(0x30 + UInt8(value % 10))
+        }
         var scratch = DigitScratch()
         scratch.push(value, count: nil)
         scratch.append(to: &bytes)
@@ -54,8 +58,30 @@ struct JSONWriter: ByteAppending {
     /// Non-finite values, and values too large to scale into an `Int` exactly, are written as `null`:
     /// validation should stop them earlier, but rendering must never trap on data.
     mutating func decimal(_ value: Double, places: Int) {
+        if places == 2 { return hundredths(value) }
         var scale = 1
         for _ in 0..<places { scale *= 10 }
+        decimal(value, scale: scale, places: places)
+    }
+
+    /// `decimal(_:places: 2)`, the usual one (distances, dollars): constant divisions, and the two fraction digits
+    /// appended as they are.
+    private mutating func hundredths(_ value: Double) {
+        let magnitude = (abs(value) * 100).rounded()
+        guard magnitude.isFinite, magnitude < 0x1p53 else { return null() }
+        let scaled = Int(magnitude)
+        if value < 0 && scaled != 0 { bytes.append(0x2D) }
+        let whole = scaled / 100
+        digits(UInt(whole))
+        let fraction = scaled - whole * 100
+        guard fraction != 0 else { return }
+        bytes.append(0x2E)
+        bytes.append(0x30 + UInt8(fraction / 10))
+        if fraction % 10 != 0 { bytes.append(0x30 + UInt8(fraction % 10)) }
+    }
+
+    /// `decimal(_:places:)` with `scale` = 10^`places`.
+    private mutating func decimal(_ value: Double, scale: Int, places: Int) {
         let magnitude = (abs(value) * Double(scale)).rounded()
         guard magnitude.isFinite, magnitude < 0x1p53 else { return null() }
         let scaled = Int(magnitude)

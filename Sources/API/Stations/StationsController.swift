@@ -89,6 +89,7 @@ enum StationListBody {
         var capacity = Self.endBytes + meta.fields.count + (fill == nil ? 0 : Self.fillMetaBytes) + (missing.map { 13 + $0.count * 21 } ?? 0)
         let perStation = Self.stationTailBytes + (fill == nil ? 0 : Self.fillBytes) + (extra == nil ? 0 : 96)
         let fragments = rendered.fragments
+        let hashes = rendered.hashes
         for hit in page.hits { capacity += fragments[hit.slot].count + perStation }
         var json = JSONWriter(capacity: capacity)
         var hash = FNV1a()
@@ -100,7 +101,8 @@ enum StationListBody {
             let slot = hit.slot
             if index > 0 { json.raw(",") }
             json.raw(fragments[slot])
-            let open = openNow(entries[slot].station)
+            // Through a buffer: the subscript copied the whole station record (its strings retained) to judge it.
+            let open = entries.withUnsafeBufferPointer { openNow($0[slot].station) }
             StationEncoding.writeOpenNow(open, into: &json)
             hash.combine(StationEncoding.openNowByte(open))
             if let distance = hit.distanceKm, distance.isFinite {
@@ -115,7 +117,7 @@ enum StationListBody {
                 for byte in json.bytes[start...] { hash.combine(byte) }
             }
             json.raw("}")
-            hash.combine(rendered.hashes[slot])
+            hash.combine(hashes[slot])
         }
         meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
             if keyset { KeysetPaging.writeNextAfter(page, entries: view.snapshot.entries, into: &json) }

@@ -79,16 +79,18 @@ struct SummaryController: RouteCollection {
             json.null()
         }
         json.raw(",\"cheapest\":[")
-        let entries = view.snapshot.entries
         let fragments = view.rendered.fragments
         if let near {
             // Only the three cheapest are looked for; the rest of the circle is never ranked (a point per request).
             let hits = view.index.cheapestNearHits(fuel: fuel, point: near, radiusKm: Self.nearRadiusKm, limit: Self.cheapestCount, access: access)
-            for (position, hit) in hits.enumerated() {
-                if position > 0 { json.raw(",") }
-                let entry = entries[hit.slot]
-                Self.write(
-                    entry, fragment: fragments[hit.slot], distanceKm: hit.distanceKm, fuel: fuel, openNow: openNow(entry.station), into: &json)
+            // Through a buffer, so no station record is copied (retaining its strings) to be written.
+            view.snapshot.entries.withUnsafeBufferPointer { entries in
+                for (position, hit) in hits.enumerated() {
+                    if position > 0 { json.raw(",") }
+                    Self.write(
+                        entries[hit.slot], fragment: fragments[hit.slot], distanceKm: hit.distanceKm, fuel: fuel,
+                        openNow: openNow(entries[hit.slot].station), into: &json)
+                }
             }
         } else {
             let matches = (try? view.index.cheapest(fuel: fuel, state: state, limit: Self.cheapestCount, access: access))?.matches ?? []

@@ -54,7 +54,9 @@ extension FuelIndex {
         let minimumDot = UnitVector.minimumDot(withinKm: radiusKm)
         let cosLatitude = point.cosLatitude
         let rows = pricedRows(fuel)
-        return rows.withUnsafeBufferPointer { rows in
+        // Read through buffers: an array's element reached through its subscript was copied whole (a station's
+        // strings retained and released) for each row read.
+        return entries.withUnsafeBufferPointer { entries in rows.withUnsafeBufferPointer { rows in
             for (read, row) in rows.enumerated() {
                 guard best.mightTake(price: row.price) else { return true }
                 guard read < budget else { return false }
@@ -69,7 +71,7 @@ extension FuelIndex {
                 best.insert(candidate)
             }
             return true
-        }
+        } }
     }
 
     /// The stations within the circle, nearest strips first: what a point far from the fuel's stations reads.
@@ -82,7 +84,7 @@ extension FuelIndex {
         }) { hit in
             let candidate = TopPrices.Candidate(price: priceTable[fuelBase + hit.slot], distance: hit.distanceKm, slot: hit.slot)
             guard best.wouldTake(candidate) else { return }
-            if let access, !access.admits(entries[hit.slot].station) { return }
+            if let access, !entries.withUnsafeBufferPointer({ access.admits($0[hit.slot].station) }) { return }
             best.insert(candidate)
         }
     }
