@@ -145,12 +145,54 @@ import Testing
         #expect(checked > 5)
     }
 
-    /// The nearby list's own path against the general one it shortcuts (an exclusion of a brand nobody has sends
-    /// a query down the general path without changing its answer): every sort, fill costs and their reference,
-    /// a state, `open_now`, offsets and limits.
-    @Test func theNearbyListPathGivesTheGeneralPathsPage() throws {
+    /// A nearby list, every station measured, filtered, sorted and paged plainly: no index, no skipped tests.
+    func bruteForcePage(_ query: StationQuery) -> SlotPage {
+        let index = Self.index
+        let sort = query.sort ?? .distance
+        let ranksByPrice = sort == .price || sort == .fillCost
+        var rows: [(slot: Int, distance: Double, price: Int, cost: Int)] = []
+        var reference: FillReference?
+        var referenceDistance = Double.infinity
+        for (slot, entry) in index.snapshot.entries.enumerated() {
+            if let state = query.state, entry.station.state != state { continue }
+            var price = 0
+            if let fuel = query.fuel {
+                guard let tenths = index.priceTenths(fuel, slot: slot) else { continue }
+                if ranksByPrice, !index.standing(fuel, slot: slot).isEmpty { continue }
+                price = tenths
+            }
+            guard entry.station.location.isValid else { continue }
+            let distance = query.near!.distanceKm(to: entry.station.location)
+            guard distance <= query.radiusKm!, query.access?.admits(entry.station) ?? true else { continue }
+            var cost = Int.max
+            if let fill = query.fill, let fuel = query.fuel, index.standing(fuel, slot: slot).isEmpty {
+                cost = fill.costCents(priceTenths: price, distanceKm: distance)
+                if (distance, slot) < (referenceDistance, reference?.slot ?? .max) {
+                    referenceDistance = distance
+                    reference = FillReference(slot: slot, costCents: cost)
+                }
+            }
+            rows.append((slot, distance, price, cost))
+        }
+        switch sort {
+        case .price: rows.sort { ($0.price, $0.distance, $0.slot) < ($1.price, $1.distance, $1.slot) }
+        case .fillCost: rows.sort { ($0.cost, $0.distance, $0.slot) < ($1.cost, $1.distance, $1.slot) }
+        default: rows.sort { ($0.distance, $0.slot) < ($1.distance, $1.slot) }
+        }
+        let page = rows.dropFirst(query.offset).prefix(query.limit)
+        return SlotPage(
+            total: rows.count, limit: query.limit, offset: query.offset,
+            hits: page.map { SlotPage.Hit(slot: $0.slot, distanceKm: $0.distance, fillCostCents: $0.cost == .max ? nil : $0.cost) },
+            hasMore: query.offset + page.count < rows.count, fillReference: reference)
+    }
+
+    /// Nearby lists (the general path skipping the filters they cannot have) against every station measured plainly,
+    /// and against the same path made to run every filter (an exclusion of a brand nobody has): every sort, fill
+    /// costs and their reference, a state, `open_now`, offsets and limits.
+    @Test func nearbyListsAreWhatEveryStationMeasuredPlainlyGives() throws {
         var generator = SeededGenerator(seed: 19)
         let openNow = AccessFilter(opening: .openNow, excludesMembersOnly: false, clocks: .wall, wall: Fixture.now, keepsUnknownIn: [])
+        var nonEmpty = 0
         for round in 0..<240 {
             let point = Coordinate(
                 latitude: Double.random(in: -34.3 ... -33.4, using: &generator), longitude: Double.random(in: 150.5...151.5, using: &generator))
@@ -164,10 +206,40 @@ import Testing
             var general = query
             general.excludedBrands = ["no such brand"]
             let nearby = try Self.index.slots(matching: query)
-            #expect(Self.index.nearPage(query) != nil)
-            #expect(Self.index.nearPage(general) == nil)
+            #expect(nearby == bruteForcePage(query), "round \(round)")
             #expect(nearby == (try Self.index.slots(matching: general)), "round \(round)")
+            if !nearby.hits.isEmpty { nonEmpty += 1 }
         }
+        #expect(nonEmpty > 100)
+    }
+
+    /// Each fuel's price order is made on its first search and kept: later searches walk the very same rows, and of
+    /// two first searches that both built it, the one stored first is what both walk.
+    @Test func thePriceOrderIsMadeOncePerFuelAndIsEveryCountingStationCheapestFirst() {
+        let index = FuelIndex(snapshot: Self.index.snapshot)
+        let rows = index.pricedRows(.U91)
+        var rebuilt = false
+        let again = index.pricedPoints.rows(.U91) {
+            rebuilt = true
+            return []
+        }
+        #expect(!rebuilt)
+        #expect(again.map(\.slot) == rows.map(\.slot))
+        let expected = index.snapshot.entries.indices.filter { slot in
+            index.priceTenths(.U91, slot: slot) != nil && index.standing(.U91, slot: slot).isEmpty
+                && index.snapshot.entries[slot].station.location.isValid
+        }.sorted { (index.priceTenths(.U91, slot: $0)!, $0) < (index.priceTenths(.U91, slot: $1)!, $1) }
+        #expect(rows.map { Int($0.slot) } == expected)
+        #expect(rows.map { Int($0.price) } == expected.map { index.priceTenths(.U91, slot: $0)! })
+
+        // A race: while one search builds DL's order, another stores it first.
+        let first = index.pricedPoints.rows(.DL) {
+            let other = index.pricedRows(.DL)
+            #expect(!other.isEmpty)
+            return Array(other.reversed())
+        }
+        #expect(first.map(\.slot) == index.pricedRows(.DL).map(\.slot))
+        #expect(first.first?.price ?? 0 <= first.last?.price ?? 0)
     }
 
     @Test func priceTiesAreBrokenByDistanceThenSlot() {

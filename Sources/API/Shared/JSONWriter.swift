@@ -26,13 +26,17 @@ struct JSONWriter: ByteAppending {
     }
 
     /// The decimal digits of `value`, written straight into the buffer (no String per number on the hot paths).
+    /// Last digit first into a scratch buffer: dividing by the constant 10 is a multiplication, where dividing by a
+    /// running power of ten is a real division per digit.
     private mutating func digits(_ value: UInt) {
-        var divisor: UInt = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(0x30 + UInt8(value / divisor % 10))
-            divisor /= 10
+        if value < 10 { return bytes.append(0x30 + UInt8(value)) }
+        if value < 100 {
+            bytes.append(0x30 + UInt8(value / 10))
+            return bytes.append(0x30 + UInt8(value % 10))
         }
+        var scratch = DigitScratch()
+        scratch.push(value, count: nil)
+        scratch.append(to: &bytes)
     }
 
     mutating func bool(_ value: Bool) {
@@ -54,24 +58,81 @@ struct JSONWriter: ByteAppending {
     /// Non-finite values, and values too large to scale into an `Int` exactly, are written as `null`:
     /// validation should stop them earlier, but rendering must never trap on data.
     mutating func decimal(_ value: Double, places: Int) {
+        if places == 2 { return hundredths(value) }
         var scale = 1
         for _ in 0..<places { scale *= 10 }
+        decimal(value, scale: scale, places: places)
+    }
+
+    /// `decimal(_:places: 2)`, the usual one (distances, dollars): constant divisions, and the two fraction digits
+    /// appended as they are.
+    private mutating func hundredths(_ value: Double) {
+        let magnitude = (abs(value) * 100).rounded()
+        guard magnitude.isFinite, magnitude < 0x1p53 else { return null() }
+        let scaled = Int(magnitude)
+        if value < 0 && scaled != 0 { bytes.append(0x2D) }
+        let whole = scaled / 100
+        digits(UInt(whole))
+        let fraction = scaled - whole * 100
+        guard fraction != 0 else { return }
+        bytes.append(0x2E)
+        bytes.append(0x30 + UInt8(fraction / 10))
+        if fraction % 10 != 0 { bytes.append(0x30 + UInt8(fraction % 10)) }
+    }
+
+    /// `decimal(_:places:)` with `scale` = 10^`places`.
+    private mutating func decimal(_ value: Double, scale: Int, places: Int) {
         let magnitude = (abs(value) * Double(scale)).rounded()
         guard magnitude.isFinite, magnitude < 0x1p53 else { return null() }
         let scaled = Int(magnitude)
         if value < 0 && scaled != 0 { bytes.append(0x2D) }
         // Digit by digit into the buffer: numbers are on every hot path, and a String per number is two allocations.
-        digits(UInt(scaled / scale))
-        var fraction = scaled % scale
+        let whole = scaled / scale
+        digits(UInt(whole))
+        var fraction = UInt(scaled - whole * scale)
         guard fraction != 0 else { return }
         bytes.append(0x2E)
-        var place = scale / 10
-        // Trailing zeros trimmed: the loop ends with the last non-zero digit.
-        while fraction != 0 {
-            bytes.append(0x30 + UInt8(fraction / place))
-            fraction %= place
-            place /= 10
+        // Trailing zeros trimmed, then the rest of the `places` digits (leading zeros kept).
+        var places = places
+        while fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
+        var scratch = DigitScratch()
+        scratch.push(fraction, count: places)
+        scratch.append(to: &bytes)
+    }
+
+}
+
+/// Up to 20 decimal digits, written last first.
+private struct DigitScratch {
+    private var storage: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    private var start = 24
+
+    /// The digits of `value`, padded with leading zeros to `count` when given.
+    mutating func push(_ value: UInt, count: Int?) {
+        var rest = value
+        let end = start - (count ?? 0)
+        withUnsafeMutableBytes(of: &storage) { buffer in
+            repeat {
+                start -= 1
+                buffer[start] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            while start > max(end, 0) {
+                start -= 1
+                buffer[start] = 0x30
+            }
         }
     }
 
+    func append(to bytes: inout [UInt8]) {
+        var storage = storage
+        let start = start
+        withUnsafeBytes(of: &storage) { buffer in
+            let digits = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + start
+            bytes.append(contentsOf: UnsafeBufferPointer(start: digits, count: buffer.count - start))
+        }
+    }
 }

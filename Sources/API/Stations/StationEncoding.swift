@@ -52,6 +52,24 @@ enum StationEncoding {
         return json.bytes
     }
 
+    /// Where `{"id":…,"name":"…"` ends in a `fragment`: just past the name's closing quote (an escaped quote inside
+    /// the name is skipped), or nil for bytes that do not start that way.
+    static func nameEnd(in fragment: [UInt8]) -> Int? {
+        let key: StaticString = ",\"name\":\""
+        guard let comma = fragment.firstIndex(of: UInt8(ascii: ",")),
+              key.withUTF8Buffer({ fragment[comma...].starts(with: $0) })
+        else { return nil }
+        var position = comma + key.utf8CodeUnitCount
+        while position < fragment.count {
+            switch fragment[position] {
+            case UInt8(ascii: "\\"): position += 2
+            case UInt8(ascii: "\""): return position + 1
+            default: position += 1
+            }
+        }
+        return nil
+    }
+
     /// A slot's price flags folded into one number (two bits per fuel), so a render can tell whether a station's
     /// JSON written for an earlier snapshot still holds.
     static func marks(_ entry: StationEntry, standing: (FuelType) -> PriceStanding) -> UInt32 {

@@ -84,10 +84,13 @@ enum StationListBody {
     ) -> Response {
         let rendered = view.rendered
         let meta = rendered.meta(for: state)
-        var capacity = 128
-        // `open_now` and `distance_km`, and the fill cost and saving or the caller's fields.
-        let perStation = fill == nil && extra == nil ? 40 : 96
-        for hit in page.hits { capacity += rendered.fragments[hit.slot].count + perStation }
+        // Enough that the body never grows while written (growing copies all of it again): what follows each
+        // fragment at most, the meta, and its optional fields. The caller's fields are not known: a guess.
+        var capacity = Self.endBytes + meta.fields.count + (fill == nil ? 0 : Self.fillMetaBytes) + (missing.map { 13 + $0.count * 21 } ?? 0)
+        let perStation = Self.stationTailBytes + (fill == nil ? 0 : Self.fillBytes) + (extra == nil ? 0 : 96)
+        let fragments = rendered.fragments
+        let hashes = rendered.hashes
+        for hit in page.hits { capacity += fragments[hit.slot].count + perStation }
         var json = JSONWriter(capacity: capacity)
         var hash = FNV1a()
         hash.combine(rawQuery ?? "")
@@ -97,8 +100,9 @@ enum StationListBody {
         for (index, hit) in page.hits.enumerated() {
             let slot = hit.slot
             if index > 0 { json.raw(",") }
-            json.raw(rendered.fragments[slot])
-            let open = openNow(entries[slot].station)
+            json.raw(fragments[slot])
+            // Through a buffer: the subscript copied the whole station record (its strings retained) to judge it.
+            let open = entries.withUnsafeBufferPointer { openNow($0[slot].station) }
             StationEncoding.writeOpenNow(open, into: &json)
             hash.combine(StationEncoding.openNowByte(open))
             if let distance = hit.distanceKm, distance.isFinite {
@@ -113,7 +117,7 @@ enum StationListBody {
                 for byte in json.bytes[start...] { hash.combine(byte) }
             }
             json.raw("}")
-            hash.combine(rendered.hashes[slot])
+            hash.combine(hashes[slot])
         }
         meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
             if keyset { KeysetPaging.writeNextAfter(page, entries: view.snapshot.entries, into: &json) }
@@ -135,4 +139,15 @@ enum StationListBody {
         hash.combine(meta.hash)
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }
+
+    /// The most a number takes (`-`, 16 digits, `.`, and more digits than any value below 2^53 keeps).
+    private static let numberBytes = 20
+    /// `,"open_now":false`, `,"distance_km":` and its number, `}` and the `,` before the next station.
+    private static let stationTailBytes = 17 + 15 + numberBytes + 2
+    /// `,"fill_cost":` and `,"saving":`, with their numbers.
+    private static let fillBytes = 13 + 10 + 2 * numberBytes
+    /// `,"fill":{"litres":…,"l_per_100km":…,"nearest_id":…,"nearest_fill_cost":…}`.
+    private static let fillMetaBytes = 70 + 4 * numberBytes
+    /// `{"data":[`, `],"meta":{"total":…,"limit":…,"offset":…,` with `"next_after":…`, and the closing braces.
+    private static let endBytes = 64 + 4 * numberBytes
 }

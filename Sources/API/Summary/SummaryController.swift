@@ -79,16 +79,25 @@ struct SummaryController: RouteCollection {
             json.null()
         }
         json.raw(",\"cheapest\":[")
-        let matches: [StationMatch]
+        let fragments = view.rendered.fragments
         if let near {
             // Only the three cheapest are looked for; the rest of the circle is never ranked (a point per request).
-            matches = view.index.cheapestNear(fuel: fuel, point: near, radiusKm: Self.nearRadiusKm, limit: Self.cheapestCount, access: access)
+            let hits = view.index.cheapestNearHits(fuel: fuel, point: near, radiusKm: Self.nearRadiusKm, limit: Self.cheapestCount, access: access)
+            // Through a buffer, so no station record is copied (retaining its strings) to be written.
+            view.snapshot.entries.withUnsafeBufferPointer { entries in
+                for (position, hit) in hits.enumerated() {
+                    if position > 0 { json.raw(",") }
+                    Self.write(
+                        entries[hit.slot], fragment: fragments[hit.slot], distanceKm: hit.distanceKm, fuel: fuel,
+                        openNow: openNow(entries[hit.slot].station), into: &json)
+                }
+            }
         } else {
-            matches = (try? view.index.cheapest(fuel: fuel, state: state, limit: Self.cheapestCount, access: access))?.matches ?? []
-        }
-        for (position, match) in matches.enumerated() {
-            if position > 0 { json.raw(",") }
-            Self.write(match, fuel: fuel, openNow: openNow(match.station), into: &json)
+            let matches = (try? view.index.cheapest(fuel: fuel, state: state, limit: Self.cheapestCount, access: access))?.matches ?? []
+            for (position, match) in matches.enumerated() {
+                if position > 0 { json.raw(",") }
+                Self.write(match.entry, fragment: nil, distanceKm: nil, fuel: fuel, openNow: openNow(match.station), into: &json)
+            }
         }
         guard let near else {
             json.raw("],\"near\":null")
@@ -116,20 +125,34 @@ struct SummaryController: RouteCollection {
     }
 
     /// `{"id":1,"name":"...","price":189.9,"distance_km":1.23,"open_now":true,"membership_required":false}`
-    /// (`null` distance without `near`; `null` access facts where the provider says nothing).
-    static func write(_ match: StationMatch, fuel: FuelType, openNow: Bool?, into json: inout JSONWriter) {
-        json.raw("{\"id\":")
-        json.int(Int(match.entry.id.rawValue))
-        json.raw(",\"name\":")
-        json.string(shortened(match.station.name))
+    /// (`null` distance without `near`; `null` access facts where the provider says nothing). `fragment` is the
+    /// station's list JSON (`StationEncoding.fragment`), whose id and name are these unless the name is shortened
+    /// (nil: written from `entry`).
+    static func write(
+        _ entry: StationEntry, fragment: [UInt8]?, distanceKm: Double?, fuel: FuelType, openNow: Bool?, into json: inout JSONWriter
+    ) {
+        writeIDAndName(entry, fragment: fragment, into: &json)
         json.raw(",\"price\":")
-        if let price = match.price ?? match.entry.price(of: fuel) { json.price(price.price) } else { json.null() }
+        if let price = entry.price(of: fuel) { json.price(price.price) } else { json.null() }
         json.raw(",\"distance_km\":")
-        if let distance = match.distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
+        if let distance = distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
         StationEncoding.writeOpenNow(openNow, into: &json)
         json.raw(",\"membership_required\":")
-        StationEncoding.writeOptional(match.station.access?.membershipRequired, into: &json)
+        StationEncoding.writeOptional(entry.station.access?.membershipRequired, into: &json)
         json.raw("}")
+    }
+
+    /// `{"id":1,"name":"..."`: copied from the station's fragment, already escaped, when the name is written whole;
+    /// escaped here when it is shortened.
+    static func writeIDAndName(_ entry: StationEntry, fragment: [UInt8]?, into json: inout JSONWriter) {
+        if entry.station.name.utf8.count <= maxNameCharacters, let fragment, let end = StationEncoding.nameEnd(in: fragment) {
+            json.bytes.append(contentsOf: fragment[..<end])
+            return
+        }
+        json.raw("{\"id\":")
+        json.int(Int(entry.id.rawValue))
+        json.raw(",\"name\":")
+        json.string(shortened(entry.station.name))
     }
 }
 

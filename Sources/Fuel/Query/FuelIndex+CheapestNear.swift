@@ -14,21 +14,34 @@ extension FuelIndex {
     /// from most stations selling the fuel (the outback, another state's city) would otherwise read them all.
     static let priceWalkBudget = 1_024
 
+    /// `cheapestNear` as slots and distances: no station record is copied (a summary writes three from the snapshot).
+    public func cheapestNearHits(
+        fuel: FuelType, point: Coordinate, radiusKm: Double, limit: Int, access: AccessFilter? = nil
+    ) -> [SpatialIndex.Hit] {
+        cheapestNearHits(fuel: fuel, point: point, radiusKm: radiusKm, limit: limit, access: access, walkBudget: Self.priceWalkBudget)
+    }
+
     /// `walkBudget`: rows of the price order read before the spatial scan takes over (tests force either way).
     func cheapestNear(
         fuel: FuelType, point: Coordinate, radiusKm: Double, limit: Int, access: AccessFilter?, walkBudget: Int
     ) -> [StationMatch] {
+        let entries = snapshot.entries
+        return cheapestNearHits(fuel: fuel, point: point, radiusKm: radiusKm, limit: limit, access: access, walkBudget: walkBudget).map { hit in
+            let entry = entries[hit.slot]
+            return StationMatch(entry: entry, distanceKm: hit.distanceKm, price: entry.price(of: fuel))
+        }
+    }
+
+    func cheapestNearHits(
+        fuel: FuelType, point: Coordinate, radiusKm: Double, limit: Int, access: AccessFilter?, walkBudget: Int
+    ) -> [SpatialIndex.Hit] {
         guard point.isValid, radiusKm.isFinite, radiusKm > 0, (1...StationQuery.maximumLimit).contains(limit) else { return [] }
         var best = TopPrices(limit: limit)
         if !walkByPrice(fuel: fuel, point: point, radiusKm: radiusKm, access: access, budget: walkBudget, into: &best) {
             best = TopPrices(limit: limit)
             scanByDistance(fuel: fuel, point: point, radiusKm: radiusKm, access: access, into: &best)
         }
-        let entries = snapshot.entries
-        return best.candidates.map { candidate in
-            let entry = entries[candidate.slot]
-            return StationMatch(entry: entry, distanceKm: candidate.distance, price: entry.price(of: fuel))
-        }
+        return best.candidates.map { SpatialIndex.Hit(slot: $0.slot, distanceKm: $0.distance) }
     }
 
     /// Reads the stations selling `fuel` cheapest first until no dearer one can enter `best`; false when it gave up
@@ -40,27 +53,25 @@ extension FuelIndex {
         let center = UnitVector(point)
         let minimumDot = UnitVector.minimumDot(withinKm: radiusKm)
         let cosLatitude = point.cosLatitude
-        var read = 0
-        var finished = true
-        pricedPoints.walk(fuel) { row in
-            guard best.mightTake(price: row.price) else { return false }
-            read += 1
-            guard read <= budget else {
-                finished = false
-                return false
+        let rows = pricedRows(fuel)
+        // Read through buffers: an array's element reached through its subscript was copied whole (a station's
+        // strings retained and released) for each row read.
+        return entries.withUnsafeBufferPointer { entries in rows.withUnsafeBufferPointer { rows in
+            for (read, row) in rows.enumerated() {
+                guard best.mightTake(price: row.price) else { return true }
+                guard read < budget else { return false }
+                guard center.dot(row.vector) >= minimumDot else { continue }
+                let slot = Int(row.slot)
+                let location = entries[slot].station.location
+                let distance = point.distanceKm(to: location, cosLatitude: cosLatitude, otherCosLatitude: location.cosLatitude)
+                guard distance <= radiusKm else { continue }
+                let candidate = TopPrices.Candidate(price: row.price, distance: distance, slot: slot)
+                guard best.wouldTake(candidate) else { continue }
+                if let access, !access.admits(entries[slot].station) { continue }
+                best.insert(candidate)
             }
-            guard center.dot(row.vector) >= minimumDot else { return true }
-            let slot = Int(row.slot)
-            let location = entries[slot].station.location
-            let distance = point.distanceKm(to: location, cosLatitude: cosLatitude, otherCosLatitude: location.cosLatitude)
-            guard distance <= radiusKm else { return true }
-            let candidate = TopPrices.Candidate(price: row.price, distance: distance, slot: slot)
-            guard best.wouldTake(candidate) else { return true }
-            if let access, !access.admits(entries[slot].station) { return true }
-            best.insert(candidate)
             return true
-        }
-        return finished
+        } }
     }
 
     /// The stations within the circle, nearest strips first: what a point far from the fuel's stations reads.
@@ -73,7 +84,7 @@ extension FuelIndex {
         }) { hit in
             let candidate = TopPrices.Candidate(price: priceTable[fuelBase + hit.slot], distance: hit.distanceKm, slot: hit.slot)
             guard best.wouldTake(candidate) else { return }
-            if let access, !access.admits(entries[hit.slot].station) { return }
+            if let access, !entries.withUnsafeBufferPointer({ access.admits($0[hit.slot].station) }) { return }
             best.insert(candidate)
         }
     }

@@ -58,15 +58,16 @@ public struct SlotPage: Hashable, Sendable {
 
 extension FuelIndex {
     /// A candidate while filtering and sorting: plain numbers only, so sorting thousands is cheap.
-    private struct Candidate {
-        var slot: Int
+    fileprivate struct Candidate {
+        var slot: Int32
         /// Position in the requested `ids`, else the slot.
-        var order: Int
+        var order: Int32
+        /// A price in tenths; 0 without a fuel.
+        var price: Int32
+        /// 0 for the best `q` match (whole words), 1 for prefixes; 0 without `q`.
+        var rank: Int32 = 0
         /// +infinity when unknown.
         var distance: Double
-        var price: Int
-        /// 0 for the best `q` match (whole words), 1 for prefixes; 0 without `q`.
-        var rank: Int = 0
         /// Fill cost in cents with `query.fill`; `Int.max` when there is none.
         var cost = Int.max
     }
@@ -105,7 +106,6 @@ extension FuelIndex {
 
     /// `slots(matching:)` for a validated query.
     func page(_ query: StationQuery) -> SlotPage {
-        if let nearby = nearPage(query) { return nearby }
         let entries = snapshot.entries
         // Brands unknown to this snapshot match nothing: asked for alone, nothing is left.
         var wantedBrands: Set<Int32>?
@@ -120,8 +120,6 @@ extension FuelIndex {
         // `fuel=U91,E10`: a station selling any of them.
         let anyFuelBases = query.fuels.count > 1 ? Array(Set(query.fuels)).map { $0.ordinal * entries.count } : nil
         let ranksByPrice = query.sort == .price || query.sort == .fillCost
-        var fillReference: FillReference?
-        var referenceDistance = Double.infinity
 
         // The plain listing (everything, or one state, in id order) needs no per-station work at all.
         if query.ids == nil, query.near == nil, query.bbox == nil, wantedBrands == nil, excludedBrands.isEmpty, query.fuels.isEmpty,
@@ -141,54 +139,19 @@ extension FuelIndex {
         }
 
         let textMatches = query.text.isEmpty ? nil : search.matches(query.text)
-        var candidates: [Candidate] = []
-        // With `after`, matches up to it still count in `total` (the whole result, as with offset).
-        var before = 0
-        /// `matched`: how the slot matches `q`, when the candidates came from the text index itself.
-        func add(_ slot: Int, order: Int, distance: Double = .infinity, matched: StationSearchIndex.Match? = nil) {
-            if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return }
-            if let wantedBrands, !wantedBrands.contains(brandNumbers[slot]) { return }
-            if !excludedBrands.isEmpty, excludedBrands.contains(brandNumbers[slot]) { return }
-            if let anyFuelBases, !anyFuelBases.contains(where: { priceTable[$0 + slot] >= 0 }) { return }
-            if let access = query.access, !access.admits(entries[slot].station) { return }
-            var price = 0
-            if let fuelBase {
-                price = Int(priceTable[fuelBase + slot])
-                if price < 0 { return }
-                // Only current, plausible prices are ranked; the others stay visible on their station.
-                if ranksByPrice, standingTable[fuelBase + slot] != 0 { return }
-            }
-            var distance = distance
-            if let near = query.near, distance == .infinity {
-                let location = entries[slot].station.location
-                if location.isValid { distance = near.distanceKm(to: location) }
-                if let radius = query.radiusKm, !(distance <= radius) { return }
-            }
-            if let bbox = query.bbox, !bbox.contains(entries[slot].station.location) { return }
-            if let postcode = query.postcode, entries[slot].station.postcode != postcode { return }
-            var rank = 0
-            if let textMatches {
-                let match = matched ?? textMatches[slot]
-                if match == .none { return }
-                rank = match == .whole ? 0 : 1
-            }
-            if let after = query.after, entries[slot].id <= after { before += 1; return }
-            var cost = Int.max
-            if let fill = query.fill, let fuelBase, standingTable[fuelBase + slot] == 0, distance.isFinite {
-                cost = fill.costCents(priceTenths: price, distanceKm: distance)
-                if (distance, slot) < (referenceDistance, fillReference?.slot ?? .max) {
-                    referenceDistance = distance
-                    fillReference = FillReference(slot: slot, costCents: cost)
-                }
-            }
-            candidates.append(Candidate(slot: slot, order: order, distance: distance, price: price, rank: rank, cost: cost))
-        }
+        // The usual nearby list (a circle, maybe a state, a fuel, `open_now`, a fill plan) has none of the filters
+        // `filtersMore` covers: one test per candidate skips them all.
+        var gathered = CandidateGatherer(
+            index: self, query: query, stateOrdinal: stateOrdinal, fuelBase: fuelBase, ranksByPrice: ranksByPrice,
+            wantedBrands: wantedBrands, excludedBrands: excludedBrands, anyFuelBases: anyFuelBases, textMatches: textMatches,
+            filtersMore: wantedBrands != nil || !excludedBrands.isEmpty || anyFuelBases != nil || query.bbox != nil
+                || query.postcode != nil || textMatches != nil || query.after != nil)
 
         if let ids = query.ids {
             var seen = Set<Int>()
             for id in ids {
                 guard let slot = snapshot.slot(of: id), seen.insert(slot).inserted else { continue }
-                add(slot, order: seen.count)
+                gathered.add(slot, order: seen.count)
             }
         } else if let near = query.near, let radius = query.radiusKm {
             // The cheap per-slot tests run before the distance: a station they refuse costs no trigonometry.
@@ -197,28 +160,54 @@ extension FuelIndex {
                 guard let fuelBase else { return true }
                 return priceTable[fuelBase + slot] >= 0 && (!ranksByPrice || standingTable[fuelBase + slot] == 0)
             }) { hit in
-                add(hit.slot, order: hit.slot, distance: hit.distanceKm)
+                gathered.add(hit.slot, order: hit.slot, distance: hit.distanceKm)
             }
         } else if let bbox = query.bbox {
-            for slot in spatial.within(bbox) { add(slot, order: slot) }
+            for slot in spatial.within(bbox) { gathered.add(slot, order: slot) }
         } else if let postcode = query.postcode {
-            for slot in search.slots(inPostcode: postcode) { add(slot, order: slot) }
+            for slot in search.slots(inPostcode: postcode) { gathered.add(slot, order: slot) }
         } else if let textMatches {
             // Usually a handful of stations: far fewer than a state's.
             for position in 0..<textMatches.count {
                 let slot = Int(textMatches.slots[position])
-                add(slot, order: slot, matched: textMatches.match(at: position))
+                gathered.add(slot, order: slot, matched: textMatches.match(at: position))
             }
         } else if let state = query.state {
-            for slot in slots(in: state) { add(slot, order: slot) }
+            for slot in slots(in: state) { gathered.add(slot, order: slot) }
         } else {
-            for slot in entries.indices { add(slot, order: slot) }
+            for slot in entries.indices { gathered.add(slot, order: slot) }
         }
 
+        var candidates = gathered.takeCandidates()
         // Only the first `offset + limit` in order are ever returned, so a bounded selection beats a full sort
         // for the usual "first page of many" request.
         let needed = min(candidates.count, query.offset + query.limit)
-        switch query.sort ?? (query.near != nil ? .distance : nil) {
+        let sort = query.sort ?? (query.near != nil ? .distance : nil)
+        switch textMatches == nil ? sort : nil {
+        // Without `q` every rank is 0: the usual orders leave it out of each comparison.
+        case .distance: candidates.selectFirst(needed) { ($0.distance, $0.slot) < ($1.distance, $1.slot) }
+        case .price: candidates.selectFirst(needed) { ($0.price, $0.distance, $0.slot) < ($1.price, $1.distance, $1.slot) }
+        case .fillCost: candidates.selectFirst(needed) { ($0.cost, $0.distance, $0.slot) < ($1.cost, $1.distance, $1.slot) }
+        case .name, nil: Self.rankedSelect(&candidates, needed, by: sort, names: nameRank)
+        }
+
+        let start = min(query.offset, candidates.count)
+        let end = min(candidates.count, start + query.limit)
+        let hits = candidates[start..<end].map { candidate in
+            SlotPage.Hit(
+                slot: Int(candidate.slot), distanceKm: candidate.distance.isFinite ? candidate.distance : nil,
+                fillCostCents: candidate.cost == .max ? nil : candidate.cost)
+        }
+        return SlotPage(
+            total: candidates.count + gathered.before, limit: query.limit, offset: query.offset, hits: hits, hasMore: end < candidates.count,
+            fillReference: gathered.fillReference)
+    }
+
+    /// `page`'s order with `q`'s rank first (whole-word matches before prefixes), and the name and id orders.
+    // Not inlined: inlined into `page`, the name order's comparison crashed the 6.3.1 optimizer (CopyPropagation).
+    @inline(never)
+    private static func rankedSelect(_ candidates: inout [Candidate], _ needed: Int, by sort: StationQuery.Sort?, names: [Int32]) {
+        switch sort {
         case .distance:
             candidates.selectFirst(needed) { ($0.rank, $0.distance, $0.slot) < ($1.rank, $1.distance, $1.slot) }
         case .price:
@@ -226,25 +215,13 @@ extension FuelIndex {
         case .fillCost:
             candidates.selectFirst(needed) { ($0.rank, $0.cost, $0.distance, $0.slot) < ($1.rank, $1.cost, $1.distance, $1.slot) }
         case .name:
-            let names = nameRank
-            candidates.selectFirst(needed) { ($0.rank, names[$0.slot]) < ($1.rank, names[$1.slot]) }
+            candidates.selectFirst(needed) { ($0.rank, names[Int($0.slot)]) < ($1.rank, names[Int($1.slot)]) }
         case nil:
-            // Slot order is id order; most sources already yield it. `q` ranks whole-word matches first.
+            // Slot order is id order; most sources already yield it.
             if !candidates.isSorted(by: { ($0.rank, $0.order) < ($1.rank, $1.order) }) {
                 candidates.selectFirst(needed) { ($0.rank, $0.order) < ($1.rank, $1.order) }
             }
         }
-
-        let start = min(query.offset, candidates.count)
-        let end = min(candidates.count, start + query.limit)
-        let hits = candidates[start..<end].map { candidate in
-            SlotPage.Hit(
-                slot: candidate.slot, distanceKm: candidate.distance.isFinite ? candidate.distance : nil,
-                fillCostCents: candidate.cost == .max ? nil : candidate.cost)
-        }
-        return SlotPage(
-            total: candidates.count + before, limit: query.limit, offset: query.offset, hits: hits, hasMore: end < candidates.count,
-            fillReference: fillReference)
     }
 
     /// The cheapest `limit` stations for `fuel`, near a point (within `radiusKm`) and/or in a state; with `fill`
@@ -258,6 +235,106 @@ extension FuelIndex {
         query.access = access
         query.fill = fill
         return try stations(matching: query)
+    }
+}
+
+/// `FuelIndex.page`'s filters and what passes them: the candidates, how many `after` passed over (they still count in
+/// `total`) and the fill reference. A value with a mutating `add` rather than a closure over local variables, which
+/// checked exclusive access to each of them at run time, per candidate.
+private struct CandidateGatherer {
+    let index: FuelIndex
+    let query: StationQuery
+    let stateOrdinal: UInt8?
+    let fuelBase: Int?
+    let ranksByPrice: Bool
+    let wantedBrands: Set<Int32>?
+    let excludedBrands: Set<Int32>
+    let anyFuelBases: [Int]?
+    let textMatches: SearchMatches?
+    /// Whether any of brands, fuels, box, postcode, `q` or `after` is asked.
+    let filtersMore: Bool
+
+    var candidates: [FuelIndex.Candidate] = []
+    var before = 0
+    var fillReference: FillReference?
+    var referenceDistance = Double.infinity
+
+    init(
+        index: FuelIndex, query: StationQuery, stateOrdinal: UInt8?, fuelBase: Int?, ranksByPrice: Bool, wantedBrands: Set<Int32>?,
+        excludedBrands: Set<Int32>, anyFuelBases: [Int]?, textMatches: SearchMatches?, filtersMore: Bool
+    ) {
+        self.index = index
+        self.query = query
+        self.stateOrdinal = stateOrdinal
+        self.fuelBase = fuelBase
+        self.ranksByPrice = ranksByPrice
+        self.wantedBrands = wantedBrands
+        self.excludedBrands = excludedBrands
+        self.anyFuelBases = anyFuelBases
+        self.textMatches = textMatches
+        self.filtersMore = filtersMore
+        // A nearby list's circle holds dozens: growing from empty would copy the list several times over.
+        candidates.reserveCapacity(64)
+    }
+
+    private func sellsAny(_ fuelBases: [Int], slot: Int) -> Bool {
+        for base in fuelBases where index.priceTable[base + slot] >= 0 { return true }
+        return false
+    }
+
+    /// The candidates, left here no more: the caller sorts them in place without a copy.
+    mutating func takeCandidates() -> [FuelIndex.Candidate] {
+        let taken = candidates
+        candidates = []
+        return taken
+    }
+
+    /// `matched`: how the slot matches `q`, when the candidates came from the text index itself.
+    mutating func add(_ slot: Int, order: Int, distance: Double = .infinity, matched: StationSearchIndex.Match? = nil) {
+        if let stateOrdinal, index.stateOrdinals[slot] != stateOrdinal { return }
+        if filtersMore {
+            if let wantedBrands, !wantedBrands.contains(index.brandNumbers[slot]) { return }
+            if !excludedBrands.isEmpty, excludedBrands.contains(index.brandNumbers[slot]) { return }
+            if let anyFuelBases, !sellsAny(anyFuelBases, slot: slot) { return }
+        }
+        // Through a buffer: the subscript copied the whole station record (its strings retained) to judge it.
+        if let access = query.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0[slot].station) }) { return }
+        var price: Int32 = 0
+        if let fuelBase {
+            price = index.priceTable[fuelBase + slot]
+            if price < 0 { return }
+            // Only current, plausible prices are ranked; the others stay visible on their station.
+            if ranksByPrice, index.standingTable[fuelBase + slot] != 0 { return }
+        }
+        var distance = distance
+        if distance == .infinity, let near = query.near {
+            let location = index.snapshot.entries[slot].station.location
+            if location.isValid { distance = near.distanceKm(to: location) }
+            if let radius = query.radiusKm, !(distance <= radius) { return }
+        }
+        var rank: Int32 = 0
+        if filtersMore {
+            if let bbox = query.bbox, !bbox.contains(index.snapshot.entries[slot].station.location) { return }
+            if let postcode = query.postcode, index.snapshot.entries[slot].station.postcode != postcode { return }
+            if let textMatches {
+                let match = matched ?? textMatches[slot]
+                if match == .none { return }
+                rank = match == .whole ? 0 : 1
+            }
+            if let after = query.after, index.snapshot.entries[slot].id <= after {
+                before += 1
+                return
+            }
+        }
+        var cost = Int.max
+        if let fill = query.fill, let fuelBase, index.standingTable[fuelBase + slot] == 0, distance.isFinite {
+            cost = fill.costCents(priceTenths: Int(price), distanceKm: distance)
+            if (distance, slot) < (referenceDistance, fillReference?.slot ?? .max) {
+                referenceDistance = distance
+                fillReference = FillReference(slot: slot, costCents: cost)
+            }
+        }
+        candidates.append(FuelIndex.Candidate(slot: Int32(slot), order: Int32(order), price: price, rank: rank, distance: distance, cost: cost))
     }
 }
 

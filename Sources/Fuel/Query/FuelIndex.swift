@@ -23,8 +23,8 @@ public final class FuelIndex: Sendable {
     let priceTable: [Int32]
     /// `PriceStanding` raw value at the same position as `priceTable`; 0 when the price counts.
     let standingTable: [UInt8]
-    /// Per fuel, the stations whose price counts, cheapest first (`cheapestNear`).
-    let pricedPoints: PriceOrderedPoints
+    /// Per fuel, the stations whose price counts, cheapest first (`cheapestNear`), made on first use (`pricedRows`).
+    let pricedPoints = PriceOrderedPoints()
     /// Position of each slot in name order.
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
@@ -72,7 +72,6 @@ public final class FuelIndex: Sendable {
         }
         self.priceTable = priceTable
         self.standingTable = standingTable
-        pricedPoints = PriceOrderedPoints(locations: entries.map(\.station.location), priceTable: priceTable, standingTable: standingTable)
 
         let names = entries.map { StationQuery.fold($0.station.name) }
         let order = entries.indices.sorted { names[$0] != names[$1] ? names[$0] < names[$1] : $0 < $1 }
@@ -103,6 +102,15 @@ public final class FuelIndex: Sendable {
     /// Whether the price of `fuel` at `slot` counts (empty) or why not.
     public func standing(_ fuel: FuelType, slot: Int) -> PriceStanding {
         PriceStanding(rawValue: standingTable[fuel.ordinal * snapshot.entries.count + slot])
+    }
+
+    /// `fuel`'s stations whose price counts, cheapest first (`PriceOrderedPoints`), made on the first asking.
+    func pricedRows(_ fuel: FuelType) -> [PriceOrderedPoints.Row] {
+        pricedPoints.rows(fuel) {
+            PriceOrderedPoints.build(
+                base: fuel.ordinal * snapshot.entries.count, locations: snapshot.entries.map(\.station.location),
+                priceTable: priceTable, standingTable: standingTable)
+        }
     }
 
     /// The price of `fuel` at `slot` in tenths, or nil.
