@@ -35,9 +35,9 @@ import Testing
         for entry in Self.dataset.snapshot.entries {
             let fragment = StationEncoding.fragment(entry, source: .sample)
             var copied = JSONWriter()
-            SummaryController.writeIDAndName(entry, fragment: fragment, into: &copied)
+            withUnsafePointer(to: entry) { SummaryController.writeIDAndName($0, fragment: fragment, into: &copied) }
             var written = JSONWriter()
-            SummaryController.writeIDAndName(entry, fragment: nil, into: &written)
+            withUnsafePointer(to: entry) { SummaryController.writeIDAndName($0, fragment: nil, into: &written) }
             #expect(copied.bytes == written.bytes, "\(entry.station.name)")
             let end = try #require(StationEncoding.nameEnd(in: fragment))
             #expect(String(decoding: fragment[end...].prefix(9), as: UTF8.self) == ",\"brand\":")

@@ -35,6 +35,12 @@ struct OpenNowJudge {
         guard let access = station.access else { return nil }
         return OpenNow.isOpen(access, in: station.state, at: clocks.now(for: station.provider, wall: wall))
     }
+
+    /// The same, reading the record in place rather than copying it.
+    func callAsFunction(_ entry: UnsafePointer<StationEntry>) -> Bool? {
+        guard let access = entry.pointee.station.access else { return nil }
+        return OpenNow.isOpen(access, in: entry.pointee.station.state, at: clocks.now(for: entry.pointee.station.provider, wall: wall))
+    }
 }
 
 extension StationEncoding {

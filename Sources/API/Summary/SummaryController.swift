@@ -87,16 +87,19 @@ struct SummaryController: RouteCollection {
             view.snapshot.entries.withUnsafeBufferPointer { entries in
                 for (position, hit) in hits.enumerated() {
                     if position > 0 { json.raw(",") }
+                    let entry = entries.baseAddress! + hit.slot
                     Self.write(
-                        entries[hit.slot], fragment: fragments[hit.slot], distanceKm: hit.distanceKm, fuel: fuel,
-                        openNow: openNow(entries[hit.slot].station), into: &json)
+                        entry, fragment: fragments[hit.slot], distanceKm: hit.distanceKm, fuel: fuel, openNow: openNow(entry),
+                        into: &json)
                 }
             }
         } else {
             let matches = (try? view.index.cheapest(fuel: fuel, state: state, limit: Self.cheapestCount, access: access))?.matches ?? []
             for (position, match) in matches.enumerated() {
                 if position > 0 { json.raw(",") }
-                Self.write(match.entry, fragment: nil, distanceKm: nil, fuel: fuel, openNow: openNow(match.station), into: &json)
+                withUnsafePointer(to: match.entry) { entry in
+                    Self.write(entry, fragment: nil, distanceKm: nil, fuel: fuel, openNow: openNow(entry), into: &json)
+                }
             }
         }
         guard let near else {
@@ -128,31 +131,34 @@ struct SummaryController: RouteCollection {
     /// (`null` distance without `near`; `null` access facts where the provider says nothing). `fragment` is the
     /// station's list JSON (`StationEncoding.fragment`), whose id and name are these unless the name is shortened
     /// (nil: written from `entry`).
+    /// Read through a pointer: a record passed by value was copied whole (each of its strings retained) per station.
     static func write(
-        _ entry: StationEntry, fragment: [UInt8]?, distanceKm: Double?, fuel: FuelType, openNow: Bool?, into json: inout JSONWriter
+        _ entry: UnsafePointer<StationEntry>, fragment: [UInt8]?, distanceKm: Double?, fuel: FuelType, openNow: Bool?,
+        into json: inout JSONWriter
     ) {
         writeIDAndName(entry, fragment: fragment, into: &json)
         json.raw(",\"price\":")
-        if let price = entry.price(of: fuel) { json.price(price.price) } else { json.null() }
+        // Not `price(of:)`: a method called on `pointee` copied the record.
+        if let price = entry.pointee.prices.first(where: { $0.fuel == fuel }) { json.price(price.price) } else { json.null() }
         json.raw(",\"distance_km\":")
         if let distance = distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
         StationEncoding.writeOpenNow(openNow, into: &json)
         json.raw(",\"membership_required\":")
-        StationEncoding.writeOptional(entry.station.access?.membershipRequired, into: &json)
+        StationEncoding.writeOptional(entry.pointee.station.access?.membershipRequired, into: &json)
         json.raw("}")
     }
 
     /// `{"id":1,"name":"..."`: copied from the station's fragment, already escaped, when the name is written whole;
     /// escaped here when it is shortened.
-    static func writeIDAndName(_ entry: StationEntry, fragment: [UInt8]?, into json: inout JSONWriter) {
-        if entry.station.name.utf8.count <= maxNameCharacters, let fragment, let end = StationEncoding.nameEnd(in: fragment) {
+    static func writeIDAndName(_ entry: UnsafePointer<StationEntry>, fragment: [UInt8]?, into json: inout JSONWriter) {
+        if entry.pointee.station.name.utf8.count <= maxNameCharacters, let fragment, let end = StationEncoding.nameEnd(in: fragment) {
             json.bytes.append(contentsOf: fragment[..<end])
             return
         }
         json.raw("{\"id\":")
-        json.int(Int(entry.id.rawValue))
+        json.int(Int(entry.pointee.id.rawValue))
         json.raw(",\"name\":")
-        json.string(shortened(entry.station.name))
+        json.string(shortened(entry.pointee.station.name))
     }
 }
 

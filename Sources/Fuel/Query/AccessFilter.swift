@@ -32,8 +32,12 @@ public struct AccessFilter: Hashable, Sendable {
     public func admits(_ station: Station) -> Bool {
         if excludesMembersOnly, station.access?.membershipRequired == true { return false }
         guard let opening else { return true }
-        // Most stations publish nothing: their opening is unknown without reading the provider's clock.
-        let open = station.access.flatMap { OpenNow.isOpen($0, in: station.state, at: clocks.now(for: station.provider, wall: wall)) }
+        // Most stations publish nothing: their opening is unknown without reading the provider's clock. (No closure
+        // here: one capturing `station` copied the whole record, retaining each of its strings, per candidate.)
+        var open: Bool?
+        if let access = station.access {
+            open = OpenNow.isOpen(access, in: station.state, at: clocks.now(for: station.provider, wall: wall))
+        }
         switch opening {
         case .openNow: return open ?? keepsUnknownIn.contains(station.state)
         case .notClosed: return open != false
