@@ -64,7 +64,7 @@ public struct History: Hashable, Sendable {
         guard let asOf = snapshot.asOf(provider) else { return self }
         let states = Set(snapshot.entries.lazy.filter { $0.station.provider == provider }.map(\.station.state))
         guard !states.isEmpty else { return self }
-        let judge = PriceJudge(snapshot: snapshot)
+        let judge = snapshot.judge
         let averages = Averages(snapshot: snapshot, judge: judge, states: states)
         var history = self
         for state in states.sorted() {
