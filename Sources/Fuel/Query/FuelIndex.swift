@@ -29,10 +29,14 @@ public final class FuelIndex: Sendable {
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
     let timeline: [PriceChange]
-    /// Stations by longitude strip, with their locations and cosines (`along`).
-    public let corridors: CorridorIndex
-    /// Words of names, brands and suburbs, and postcodes (`q=`, `postcode=`).
-    public let search: StationSearchIndex
+    /// Stations by longitude strip, with their locations and cosines (`along`), built on the first route asked of
+    /// this snapshot: most snapshots are replaced before anyone asks one.
+    public var corridors: CorridorIndex { corridorCell.value { CorridorIndex(snapshot: snapshot) } }
+    private let corridorCell = BuiltOnce<CorridorIndex>()
+    /// Words of names, brands and suburbs, and postcodes (`q=`, `postcode=`), built on the first search of this
+    /// snapshot, like `corridors`.
+    public var search: StationSearchIndex { searchCell.value { StationSearchIndex(snapshot: snapshot) } }
+    private let searchCell = BuiltOnce<StationSearchIndex>()
     /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
     /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
     public let statesWithoutAccessFacts: Set<AustralianState>
@@ -41,7 +45,7 @@ public final class FuelIndex: Sendable {
         self.snapshot = snapshot
         let entries = snapshot.entries
         spatial = SpatialIndex(snapshot: snapshot, cellDegrees: cellDegrees)
-        let judge = PriceJudge(snapshot: snapshot)
+        let judge = snapshot.judge
         self.judge = judge
         averages = Averages(snapshot: snapshot, judge: judge)
         dataDays = snapshot.dataDays()
@@ -79,8 +83,6 @@ public final class FuelIndex: Sendable {
         var rank = [Int32](repeating: 0, count: entries.count)
         for (position, slot) in order.enumerated() { rank[slot] = Int32(position) }
         nameRank = rank
-        search = StationSearchIndex(snapshot: snapshot)
-        corridors = CorridorIndex(snapshot: snapshot)
         let present = Set(entries.map(\.station.state))
         let informed = Set(entries.lazy.filter { $0.station.access.map { !$0.isEmpty } ?? false }.map(\.station.state))
         statesWithoutAccessFacts = present.subtracting(informed)
@@ -97,6 +99,9 @@ public final class FuelIndex: Sendable {
     }
 
     public subscript(id: StationID) -> StationEntry? { snapshot[id] }
+
+    /// Whether `search` and `corridors` have been built (tests check they wait for their first use).
+    var builtOnDemand: (search: Bool, corridors: Bool) { (searchCell.isBuilt, corridorCell.isBuilt) }
 
     func slots(in state: AustralianState) -> [Int] { slotsByState[state.ordinal] }
 

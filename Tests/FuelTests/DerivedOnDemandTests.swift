@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import Fuel
+
+/// What a snapshot's index builds only when first asked (the search words, the route corridors, the price judge)
+/// answers exactly as the same structure built eagerly, and is built once.
+@Suite struct DerivedOnDemandTests {
+    /// Stations over Sydney with names, brands and suburbs to search.
+    func index() -> FuelIndex {
+        var generator = SeededGenerator(seed: 31)
+        let brands = ["Ampol", "BP", "7-Eleven", "Shell", "Metro Fuel"]
+        let suburbs = ["Bondi Junction", "Bondi", "Parramatta", "Penrith", "Ryde"]
+        let ids = (1...400).map(String.init)
+        let stations = ids.map { id in
+            let number = Int(id)!
+            var record = Fixture.station(
+                .nsw, id, name: "\(brands[number % 5]) \(suburbs[number % 5 == 0 ? 1 : number % 5])", brand: brands[number % 5],
+                latitude: Double.random(in: -34.1 ... -33.6, using: &generator), longitude: Double.random(in: 150.7...151.3, using: &generator))
+            record.suburb = suburbs[(number / 5) % 5]
+            record.postcode = number % 3 == 0 ? "2022" : "2150"
+            return record
+        }
+        let update = ProviderUpdate(
+            provider: .nsw, stations: stations, prices: ids.map { Fixture.price(.nsw, $0, 1_700 + Int($0)! % 250) }, asOf: Fixture.now)
+        return FuelIndex(snapshot: Fixture.merge(update).snapshot)
+    }
+
+    @Test func searchWordsWaitForTheFirstSearchAndMatchAsAnEagerIndex() {
+        let index = index()
+        #expect(index.builtOnDemand.search == false)
+        let eager = StationSearchIndex(snapshot: index.snapshot)
+        for query in [["bondi"], ["bond"], ["bondi", "junction"], ["metro", "fuel"], ["7", "eleven"], ["nowhere"], ["p"]] {
+            let lazy = index.search.matches(query)
+            let expected = eager.matches(query)
+            #expect(lazy.slots == expected.slots, "\(query)")
+            #expect(lazy.slots.indices.map(lazy.match(at:)) == expected.slots.indices.map(expected.match(at:)), "\(query)")
+        }
+        #expect(!index.search.matches(["bondi"]).slots.isEmpty)
+        #expect(index.search.slots(inPostcode: "2022") == eager.slots(inPostcode: "2022"))
+        #expect(index.builtOnDemand.search)
+        #expect(index.builtOnDemand.corridors == false)
+    }
+
+    @Test func routeCorridorsWaitForTheFirstRouteAndHoldWhatAnEagerIndexHolds() throws {
+        let index = index()
+        #expect(index.builtOnDemand.corridors == false)
+        let eager = CorridorIndex(snapshot: index.snapshot)
+        var generator = SeededGenerator(seed: 8)
+        for _ in 0..<100 {
+            let lat = Double.random(in: -34.2 ... -33.5, using: &generator), lng = Double.random(in: 150.6...151.4, using: &generator)
+            let box = try BoundingBox(minLat: lat, minLng: lng, maxLat: lat + 0.05, maxLng: lng + 0.08)
+            var lazy: [Int] = [], expected: [Int] = []
+            index.corridors.forEach(in: box) { slot, _, _ in lazy.append(slot) }
+            eager.forEach(in: box) { slot, _, _ in expected.append(slot) }
+            #expect(lazy == expected)
+        }
+        #expect(index.builtOnDemand.corridors)
+        #expect(index.builtOnDemand.search == false)
+    }
+
+    @Test func theJudgeIsBuiltOnceAndSharedByCopiesOfTheSnapshot() {
+        let snapshot = index().snapshot
+        let fresh = Snapshot(version: snapshot.version, changedAt: snapshot.changedAt, entries: snapshot.entries, statuses: snapshot.statuses)
+        #expect(!fresh.isJudged)
+        let copy = fresh
+        #expect(copy.judge == PriceJudge(snapshot: snapshot))
+        #expect(fresh.isJudged)
+        #expect(fresh == snapshot)
+    }
+}
