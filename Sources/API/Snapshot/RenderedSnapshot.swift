@@ -30,14 +30,14 @@ package final class RenderedSnapshot: Sendable {
     let overallMeta: DataMeta
     /// Per state: the meta of a single station's body, without `sync_token` (its ETag moves only with its state's data).
     let detailMetaByState: [DataMeta]
-    /// `/v1/fuels` and `/v1/brands`.
-    let reference: ReferenceResponses
+    /// `/v1/fuels` and `/v1/brands`, rendered on their first request (`reference(of:)`): most snapshots are replaced
+    /// before anyone asks, and the brand lists are a pass over every station per state.
+    private let referenceCell = BuiltOnce<ReferenceResponses>()
 
     init(
         fragments: [[UInt8]], hashes: [UInt64], compactHeads: [[UInt8]], detailBodies: [[UInt8]], detailETags: [String],
         detailResponses: [Response], openNowAtRender: [UInt8], lastModified: String, metaByState: [DataMeta],
-        overallMeta: DataMeta, detailMetaByState: [DataMeta],
-        reference: ReferenceResponses
+        overallMeta: DataMeta, detailMetaByState: [DataMeta]
     ) {
         self.fragments = fragments
         self.hashes = hashes
@@ -50,7 +50,13 @@ package final class RenderedSnapshot: Sendable {
         self.metaByState = metaByState
         self.overallMeta = overallMeta
         self.detailMetaByState = detailMetaByState
-        self.reference = reference
+    }
+
+    /// `/v1/fuels` and `/v1/brands` of `snapshot`, the one this was rendered from.
+    func reference(of snapshot: Snapshot) -> ReferenceResponses {
+        referenceCell.value {
+            ReferenceResponses.render(snapshot, meta: meta(for:), lastModified: lastModified)
+        }
     }
 
     package static func render(_ basis: SnapshotBasis, memo: FragmentCarryOver? = nil, wall: Date = Date()) -> RenderedSnapshot {
@@ -68,9 +74,12 @@ package final class RenderedSnapshot: Sendable {
         let previous = reused == nil ? memo?.byID() : nil
         let syncToken = basis.changeFeed.end.token
         // A station's own body leaves the token out, so its ETag changes only with its state's data.
-        let detailMetaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
-        let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state], syncToken: syncToken) }
-        let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
+        let providers = DataMeta.providersByState(in: snapshot)
+        let detailMetaByState = AustralianState.allCases.map { state in DataMeta(providers: providers, snapshot: snapshot, states: [state]) }
+        let metaByState = AustralianState.allCases.map { state in
+            DataMeta(providers: providers, snapshot: snapshot, states: [state], syncToken: syncToken)
+        }
+        let overall = DataMeta(providers: providers, snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
         let judge = OpenNowJudge(clocks: basis.clocks, wall: wall)
         var openNow: [UInt8] = []
 
@@ -121,10 +130,7 @@ package final class RenderedSnapshot: Sendable {
             fragments: fragments, hashes: hashes, compactHeads: snapshot.entries.map { CompactStationEncoding.head($0.station) },
             detailBodies: bodies, detailETags: etags, detailResponses: responses,
             openNowAtRender: openNow, lastModified: lastModified,
-            metaByState: metaByState, overallMeta: overall, detailMetaByState: detailMetaByState,
-            reference: ReferenceResponses.render(
-                snapshot, meta: { state in state.map { metaByState[AustralianState.allCases.firstIndex(of: $0)!] } ?? overall },
-                lastModified: lastModified)
+            metaByState: metaByState, overallMeta: overall, detailMetaByState: detailMetaByState
         )
     }
 
