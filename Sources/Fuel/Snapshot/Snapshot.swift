@@ -31,9 +31,22 @@ public struct Snapshot: Sendable, Hashable {
             // can tell a status-only change from a data change.
             sorted = entries
         } else {
-            var byID: [StationID: StationEntry] = [:]
-            for entry in entries { byID[entry.id] = entry }
-            sorted = byID.values.sorted { $0.id < $1.id }
+            // Sort positions, not entries (a merge appends its provider's stations after the others'): each entry is
+            // then copied once. Within one id the later position sorts last and replaces the earlier.
+            let ids = entries.map(\.id)
+            let order = ids.indices.sorted { ids[$0] != ids[$1] ? ids[$0] < ids[$1] : $0 < $1 }
+            var unique: [StationEntry] = []
+            unique.reserveCapacity(entries.count)
+            var lastID: StationID?
+            for position in order {
+                if lastID == ids[position] {
+                    unique[unique.count - 1] = entries[position]
+                } else {
+                    unique.append(entries[position])
+                }
+                lastID = ids[position]
+            }
+            sorted = unique
         }
         var byProvider: [ProviderID: ProviderStatus] = [:]
         for status in statuses { byProvider[status.provider] = status }
