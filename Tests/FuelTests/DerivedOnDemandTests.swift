@@ -68,4 +68,22 @@ import Testing
         #expect(fresh.isJudged)
         #expect(fresh == snapshot)
     }
+
+    @Test func theSharedAveragesAreEachStatesOwn() {
+        var generator = SeededGenerator(seed: 4)
+        let nsw = (1...60).map(String.init)
+        let vic = (61...90).map(String.init)
+        let update = ProviderUpdate(
+            provider: .nsw,
+            stations: nsw.map { Fixture.station(.nsw, $0) } + vic.map { Fixture.station(.nsw, $0, state: .VIC, latitude: -37.8, longitude: 144.9) },
+            prices: (nsw + vic).map { Fixture.price(.nsw, $0, Int.random(in: 1_650...2_050, using: &generator)) }, asOf: Fixture.now)
+        let snapshot = Fixture.merge(update).snapshot
+        let eager = Averages(snapshot: snapshot, judge: PriceJudge(snapshot: snapshot))
+        #expect(snapshot.averages == eager)
+        #expect(snapshot.averages.states == [.NSW, .VIC])
+        // What a history records for one state is the same whether the averages were worked out for it alone.
+        let alone = Averages(snapshot: snapshot, judge: PriceJudge(snapshot: snapshot), states: [.VIC])
+        #expect(snapshot.averages.averages(in: .VIC) == alone.averages(in: .VIC))
+        #expect(!snapshot.averages.averages(in: .VIC).isEmpty)
+    }
 }

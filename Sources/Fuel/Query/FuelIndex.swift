@@ -47,7 +47,7 @@ public final class FuelIndex: Sendable {
         spatial = SpatialIndex(snapshot: snapshot, cellDegrees: cellDegrees)
         let judge = snapshot.judge
         self.judge = judge
-        averages = Averages(snapshot: snapshot, judge: judge)
+        averages = snapshot.averages
         dataDays = snapshot.dataDays()
 
         var byState = [[Int]](repeating: [], count: AustralianState.allCases.count)

@@ -17,9 +17,8 @@ public struct Snapshot: Sendable, Hashable {
     private let slots: [Int32]
     /// Used instead of `slots` (then empty) when the ids are sparse.
     private let sparseSlots: [Int: Int32]
-    /// `judge`, built on first use and shared by every copy: a merge judges the old snapshot (already judged when
-    /// it was indexed) and the new one, which its history and index then judge again.
-    private let judgeCell = BuiltOnce<PriceJudge>()
+    /// `judge` and `averages`, built on first use and shared by every copy (`Snapshot+Derived.swift`).
+    let derived = SnapshotDerivations()
 
     public static let empty = Snapshot(version: 0, changedAt: nil, entries: [], statuses: [])
 
@@ -95,11 +94,6 @@ public struct Snapshot: Sendable, Hashable {
     /// The instant `provider`'s data describes.
     public func asOf(_ provider: ProviderID) -> Date? { status(of: provider)?.asOf }
 
-    /// The rules that decide each price's standing in this snapshot, computed once.
-    public var judge: PriceJudge { judgeCell.value { PriceJudge(snapshot: self) } }
-    /// Whether `judge` has been built (tests check copies share it).
-    var isJudged: Bool { judgeCell.isBuilt }
-
     public var stationCount: Int { entries.count }
     public var priceCount: Int { entries.reduce(0) { $0 + $1.prices.count } }
 
@@ -132,7 +126,7 @@ extension Snapshot: Codable {
 }
 
 extension Snapshot {
-    /// Compares the content; the lookup table and the judge are derived from it.
+    /// Compares the content; the lookup table and `derived` come from it.
     public static func == (a: Snapshot, b: Snapshot) -> Bool {
         a.version == b.version && a.changedAt == b.changedAt && a.statuses == b.statuses && a.entries == b.entries
     }
