@@ -6,8 +6,10 @@ import Testing
 /// What a snapshot's index builds only when first asked (the search words, the route corridors, the price judge)
 /// answers exactly as the same structure built eagerly, and is built once.
 @Suite struct DerivedOnDemandTests {
+    func index() -> FuelIndex { FuelIndex(snapshot: firstPoll().snapshot) }
+
     /// Stations over Sydney with names, brands and suburbs to search.
-    func index() -> FuelIndex {
+    func firstPoll() -> MergeResult {
         var generator = SeededGenerator(seed: 31)
         let brands = ["Ampol", "BP", "7-Eleven", "Shell", "Metro Fuel"]
         let suburbs = ["Bondi Junction", "Bondi", "Parramatta", "Penrith", "Ryde"]
@@ -23,7 +25,7 @@ import Testing
         }
         let update = ProviderUpdate(
             provider: .nsw, stations: stations, prices: ids.map { Fixture.price(.nsw, $0, 1_700 + Int($0)! % 250) }, asOf: Fixture.now)
-        return FuelIndex(snapshot: Fixture.merge(update).snapshot)
+        return Fixture.merge(update)
     }
 
     @Test func searchWordsWaitForTheFirstSearchAndMatchAsAnEagerIndex() {
@@ -85,5 +87,45 @@ import Testing
         let alone = Averages(snapshot: snapshot, judge: PriceJudge(snapshot: snapshot), states: [.VIC])
         #expect(snapshot.averages.averages(in: .VIC) == alone.averages(in: .VIC))
         #expect(!snapshot.averages.averages(in: .VIC).isEmpty)
+    }
+
+    /// The stations of `index()` after a poll at `later`: every price 2.0 c higher, and (when `moving`) station 7
+    /// a kilometre further east.
+    func repoll(_ first: MergeResult, moving: Bool) -> Snapshot {
+        let later = Fixture.now.addingTimeInterval(1_800)
+        let stations = first.snapshot.entries.map { entry in
+            var record = entry.station.record
+            if moving && entry.station.sourceID == "7" { record.location.longitude += 0.01 }
+            return record
+        }
+        let prices = first.snapshot.entries.flatMap { entry in
+            entry.prices.map { Fixture.price(.nsw, entry.station.sourceID, $0.price.tenths + 20, fuel: $0.fuel, at: later) }
+        }
+        let update = ProviderUpdate(provider: .nsw, stations: stations, prices: prices, asOf: later)
+        return Fixture.merge(update, into: first.snapshot, registry: first.registry, at: later).snapshot
+    }
+
+    @Test func aPricesOnlyPollKeepsTheStationLayoutAndAnswersAsAFreshIndex() throws {
+        let first = firstPoll()
+        let previous = FuelIndex(snapshot: first.snapshot)
+        for moving in [false, true] {
+            let next = repoll(first, moving: moving)
+            #expect(next.entries.map(\.prices) != first.snapshot.entries.map(\.prices))
+            let reused = FuelIndex(snapshot: next, previous: previous)
+            let fresh = FuelIndex(snapshot: next)
+            #expect(reused.sharesStationLayout(with: previous) == !moving)
+            #expect(reused.slotsByState == fresh.slotsByState)
+            #expect(reused.nameRank == fresh.nameRank)
+            #expect(reused.brandNumbers == fresh.brandNumbers)
+            #expect(reused.stateOrdinals == fresh.stateOrdinals)
+            #expect(reused.priceTable == fresh.priceTable)
+            #expect(reused.standingTable == fresh.standingTable)
+            let moved = try #require(next.entries.first { $0.station.sourceID == "7" }).station.location
+            for point in [moved, Coordinate(latitude: -33.87, longitude: 151.0)] {
+                #expect(reused.spatial.near(point, radiusKm: 3) == fresh.spatial.near(point, radiusKm: 3))
+            }
+            #expect(!reused.spatial.near(moved, radiusKm: 0.01).isEmpty)
+            #expect(reused.search.matches(["bondi"]).slots == fresh.search.matches(["bondi"]).slots)
+        }
     }
 }
