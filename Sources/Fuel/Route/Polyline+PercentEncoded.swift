@@ -6,7 +6,6 @@ extension Polyline {
     /// nil for anything else (`+` or any escape of a byte outside '?'...'~', a lone `%`, text `decode` refuses,
     /// more than `maximumPoints` points): the caller then unescapes the text as usual and `decode` names the fault.
     public static func decode(percentEncoded bytes: UnsafeBufferPointer<UInt8>, maximumPoints: Int) -> [Coordinate]? {
-        var reader = PolylineReader(source: PercentEncodedPolylineBytes(bytes))
-        return try? reader.points(byteCount: bytes.count, maximumPoints: maximumPoints)
+        try? PolylineReader.points(of: PercentEncodedPolylineBytes(bytes), byteCount: bytes.count, maximumPoints: maximumPoints)
     }
 }

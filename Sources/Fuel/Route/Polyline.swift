@@ -33,8 +33,7 @@ public enum Polyline {
 
     /// `decode` of UTF-8 bytes; positions in errors count from `bytes`' start.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, maximumPoints: Int = .max) throws(DecodingError) -> [Coordinate] {
-        var reader = PolylineReader(source: PlainPolylineBytes(bytes))
-        return try reader.points(byteCount: bytes.count, maximumPoints: maximumPoints)
+        try PolylineReader.points(of: PlainPolylineBytes(bytes), byteCount: bytes.count, maximumPoints: maximumPoints)
     }
 
     /// The encoded text of `points` (rounded to 1e-5 degrees): what tests and the benchmark send.

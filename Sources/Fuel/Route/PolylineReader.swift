@@ -4,8 +4,8 @@ protocol PolylineBytes {
     /// Where the next byte starts (what errors name).
     var position: Int { get }
     var isAtEnd: Bool { get }
-    /// The next byte, moving past it; nil when what is there is not a byte the source can give (a broken escape).
-    mutating func next() -> UInt8?
+    /// The next byte, moving past it; 0 (never polyline text) where there is no byte to give (a broken escape).
+    mutating func next() -> UInt8
 }
 
 /// The text as it is.
@@ -18,7 +18,7 @@ struct PlainPolylineBytes: PolylineBytes {
     var isAtEnd: Bool { position >= bytes.count }
 
     @inline(__always)
-    mutating func next() -> UInt8? {
+    mutating func next() -> UInt8 {
         defer { position += 1 }
         return bytes[position]
     }
@@ -34,14 +34,14 @@ struct PercentEncodedPolylineBytes: PolylineBytes {
     var isAtEnd: Bool { position >= bytes.count }
 
     @inline(__always)
-    mutating func next() -> UInt8? {
+    mutating func next() -> UInt8 {
         let byte = bytes[position]
         guard byte == UInt8(ascii: "%") else {
             position += 1
             return byte
         }
         guard position + 2 < bytes.count, let high = Self.hexValue(bytes[position + 1]), let low = Self.hexValue(bytes[position + 2])
-        else { return nil }
+        else { return 0 }
         position += 3
         return high << 4 | low
     }
@@ -58,20 +58,21 @@ struct PercentEncodedPolylineBytes: PolylineBytes {
 }
 
 /// Reads the points of an encoded polyline (see `Polyline`) from any `PolylineBytes`.
-struct PolylineReader<Source: PolylineBytes> {
-    var source: Source
-
-    /// Every point, stopping with `.tooManyPoints` as soon as there are more than `maximumPoints`; `byteCount`
-    /// (the source's length) sizes the result: every point takes at least two bytes.
-    mutating func points(byteCount: Int, maximumPoints: Int) throws(Polyline.DecodingError) -> [Coordinate] {
+enum PolylineReader {
+    /// Every point of `source`, stopping with `.tooManyPoints` as soon as there are more than `maximumPoints`;
+    /// `byteCount` (the source's length) sizes the result: every point takes at least two bytes.
+    static func points<Source: PolylineBytes>(
+        of source: Source, byteCount: Int, maximumPoints: Int
+    ) throws(Polyline.DecodingError) -> [Coordinate] {
+        var source = source
         guard !source.isAtEnd else { throw .empty }
         var points: [Coordinate] = []
         points.reserveCapacity(min(byteCount / 2, maximumPoints) + 1)
         var latitude = 0, longitude = 0
         while !source.isAtEnd {
-            latitude += try number()
+            latitude += try number(from: &source)
             guard !source.isAtEnd else { throw .truncated }
-            longitude += try number()
+            longitude += try number(from: &source)
             let point = Coordinate(latitude: Double(latitude) / Polyline.scale, longitude: Double(longitude) / Polyline.scale)
             guard point.isValid else { throw .outOfRange(point: points.count + 1) }
             guard points.count < maximumPoints else { throw .tooManyPoints(limit: maximumPoints) }
@@ -82,13 +83,12 @@ struct PolylineReader<Source: PolylineBytes> {
 
     /// One zig-zag number: 5-bit chunks offset by 63, a set 0x20 bit meaning another chunk follows.
     @inline(__always)
-    private mutating func number() throws(Polyline.DecodingError) -> Int {
+    private static func number<Source: PolylineBytes>(from source: inout Source) throws(Polyline.DecodingError) -> Int {
         var result = 0, shift = 0
         while true {
             guard !source.isAtEnd else { throw .truncated }
             let position = source.position
-            guard let byte = source.next() else { throw .invalidCharacter(position: position) }
-            let chunk = Int(byte) &- 63
+            let chunk = Int(source.next()) &- 63
             // Past 30 bits no real coordinate delta fits; refuse before the shift overflows.
             guard chunk >= 0 && chunk < 64 && shift <= 30 else { throw .invalidCharacter(position: position) }
             result |= (chunk & 0x1F) << shift
