@@ -71,7 +71,7 @@ package final class RenderedSnapshot: Sendable {
         // `vs_average` depends on the state's averages: JSON is reused only against equal ones.
         let averageHashes = AustralianState.allCases.map { index.averagesHash(of: $0) }
         let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes)
-        let previous = reused == nil ? memo?.byID() : nil
+        let previous = reused == nil ? memo?.previous() : nil
         let syncToken = basis.changeFeed.end.token
         // A station's own body leaves the token out, so its ETag changes only with its state's data.
         let providers = DataMeta.providersByState(in: snapshot)
@@ -97,11 +97,12 @@ package final class RenderedSnapshot: Sendable {
             if let reused {
                 fragment = reused.fragments[slot]
                 hash = reused.hashes[slot]
-            } else if let old = previous?[entry.id], old.entry == entry, old.source == sourceByProvider[entry.station.provider],
-                old.marks == marks[slot], old.averages == averageHashes[AustralianState.allCases.firstIndex(of: entry.station.state)!]
+            } else if let previous, let old = previous.reusableSlot(
+                for: entry, source: sourceByProvider[entry.station.provider], marks: marks[slot],
+                averages: averageHashes[AustralianState.allCases.firstIndex(of: entry.station.state)!])
             {
-                fragment = old.fragment
-                hash = old.hash
+                fragment = previous.fragments[old]
+                hash = previous.hashes[old]
             } else {
                 fragment = StationEncoding.fragment(
                     entry, source: sourceByProvider[entry.station.provider] ?? .live,
@@ -121,7 +122,7 @@ package final class RenderedSnapshot: Sendable {
             etags.append(hash.etag)
         }
         memo?.remember(
-            entries: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes, fragments: fragments,
+            snapshot: snapshot, sources: sourceByProvider, marks: marks, averages: averageHashes, fragments: fragments,
             hashes: hashes.map { FNV1a(value: $0) })
         let changed = snapshot.changedAt ?? Date()
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
