@@ -22,7 +22,7 @@ struct MergeBuilder {
     /// Whether an unlisted station goes at once (replacing sample data) or only after a stable majority of feeds.
     private let removesAtOnce: Bool
 
-    /// Entries of a full feed equal to the old ones (the old value is kept).
+    /// Entries of a full feed equal to the old ones, or kept while unlisted (the old value either way).
     private var unchangedEntries = 0
     private var added = 0, updated = 0, removed = 0, heldMoves = 0, keptOnOutlier = 0
     private var pricesChanged = 0, pricesRemoved = 0, orphans = 0, tomorrowCount = 0
@@ -147,6 +147,7 @@ struct MergeBuilder {
                 pendingRemoval[key.sourceID] = missing
                 pendingSince[key.sourceID] = since
                 providerEntries.append(entry)
+                unchangedEntries += 1
             }
         }
     }
