@@ -1,7 +1,7 @@
 import Fuel
 import HTTP
 
-/// `GET /v1/fuels` and `GET /v1/brands`: the lists filter screens offer, pre-rendered per snapshot.
+/// `GET /v1/fuels` and `GET /v1/brands`: the lists filter screens offer, rendered once per snapshot.
 struct ReferenceController: RouteCollection {
     let context: PettyContext
 
@@ -12,11 +12,13 @@ struct ReferenceController: RouteCollection {
 
     func fuels(_ request: Request) throws -> Response {
         _ = try QueryParameters(request, allowing: .fuels)
-        return context.store.current.rendered.reference.fuels
+        let view = context.store.current
+        return view.rendered.reference(of: view.snapshot).fuels
     }
 
     func brands(_ request: Request) throws -> Response {
         let state = try QueryParameters(request, allowing: .brands).state()
-        return context.store.current.rendered.reference.brands(in: state)
+        let view = context.store.current
+        return view.rendered.reference(of: view.snapshot).brands(in: state)
     }
 }

@@ -25,11 +25,24 @@ struct DataMeta: Sendable {
     let hash: UInt64
 
     init(snapshot: Snapshot, states wanted: Set<AustralianState>, syncToken: String? = nil) {
-        self.syncToken = syncToken
+        self.init(providers: Self.providersByState(in: snapshot), snapshot: snapshot, states: wanted, syncToken: syncToken)
+    }
+
+    /// Which providers serve each state with data: one pass over the stations, which a render shares among the
+    /// metas it builds (one per state and an overall one).
+    static func providersByState(in snapshot: Snapshot) -> [AustralianState: Set<ProviderID>] {
         var providersByState: [AustralianState: Set<ProviderID>] = [:]
-        for entry in snapshot.entries where wanted.contains(entry.station.state) {
-            providersByState[entry.station.state, default: []].insert(entry.station.provider)
+        let entries = snapshot.entries
+        for slot in entries.indices {
+            providersByState[entries[slot].station.state, default: []].insert(entries[slot].station.provider)
         }
+        return providersByState
+    }
+
+    /// `providers` is `providersByState(in: snapshot)`.
+    init(providers: [AustralianState: Set<ProviderID>], snapshot: Snapshot, states wanted: Set<AustralianState>, syncToken: String? = nil) {
+        self.syncToken = syncToken
+        let providersByState = providers.filter { wanted.contains($0.key) }
         func freshness(_ providers: Set<ProviderID>) -> (asOf: String?, source: String) {
             let statuses = snapshot.statuses.filter { providers.contains($0.provider) }
             let sources = Set(statuses.map(\.source))

@@ -30,14 +30,14 @@ package final class RenderedSnapshot: Sendable {
     let overallMeta: DataMeta
     /// Per state: the meta of a single station's body, without `sync_token` (its ETag moves only with its state's data).
     let detailMetaByState: [DataMeta]
-    /// `/v1/fuels` and `/v1/brands`.
-    let reference: ReferenceResponses
+    /// `/v1/fuels` and `/v1/brands`, rendered on their first request (`reference(of:)`): most snapshots are replaced
+    /// before anyone asks, and the brand lists are a pass over every station per state.
+    private let referenceCell = BuiltOnce<ReferenceResponses>()
 
     init(
         fragments: [[UInt8]], hashes: [UInt64], compactHeads: [[UInt8]], detailBodies: [[UInt8]], detailETags: [String],
         detailResponses: [Response], openNowAtRender: [UInt8], lastModified: String, metaByState: [DataMeta],
-        overallMeta: DataMeta, detailMetaByState: [DataMeta],
-        reference: ReferenceResponses
+        overallMeta: DataMeta, detailMetaByState: [DataMeta]
     ) {
         self.fragments = fragments
         self.hashes = hashes
@@ -50,7 +50,13 @@ package final class RenderedSnapshot: Sendable {
         self.metaByState = metaByState
         self.overallMeta = overallMeta
         self.detailMetaByState = detailMetaByState
-        self.reference = reference
+    }
+
+    /// `/v1/fuels` and `/v1/brands` of `snapshot`, the one this was rendered from.
+    func reference(of snapshot: Snapshot) -> ReferenceResponses {
+        referenceCell.value {
+            ReferenceResponses.render(snapshot, meta: meta(for:), lastModified: lastModified)
+        }
     }
 
     package static func render(_ basis: SnapshotBasis, memo: FragmentCarryOver? = nil, wall: Date = Date()) -> RenderedSnapshot {
@@ -65,12 +71,15 @@ package final class RenderedSnapshot: Sendable {
         // `vs_average` depends on the state's averages: JSON is reused only against equal ones.
         let averageHashes = AustralianState.allCases.map { index.averagesHash(of: $0) }
         let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes)
-        let previous = reused == nil ? memo?.byID() : nil
+        let previous = reused == nil ? memo?.previous() : nil
         let syncToken = basis.changeFeed.end.token
         // A station's own body leaves the token out, so its ETag changes only with its state's data.
-        let detailMetaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state]) }
-        let metaByState = AustralianState.allCases.map { state in DataMeta(snapshot: snapshot, states: [state], syncToken: syncToken) }
-        let overall = DataMeta(snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
+        let providers = DataMeta.providersByState(in: snapshot)
+        let detailMetaByState = AustralianState.allCases.map { state in DataMeta(providers: providers, snapshot: snapshot, states: [state]) }
+        let metaByState = AustralianState.allCases.map { state in
+            DataMeta(providers: providers, snapshot: snapshot, states: [state], syncToken: syncToken)
+        }
+        let overall = DataMeta(providers: providers, snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
         let judge = OpenNowJudge(clocks: basis.clocks, wall: wall)
         var openNow: [UInt8] = []
 
@@ -88,11 +97,12 @@ package final class RenderedSnapshot: Sendable {
             if let reused {
                 fragment = reused.fragments[slot]
                 hash = reused.hashes[slot]
-            } else if let old = previous?[entry.id], old.entry == entry, old.source == sourceByProvider[entry.station.provider],
-                old.marks == marks[slot], old.averages == averageHashes[AustralianState.allCases.firstIndex(of: entry.station.state)!]
+            } else if let previous, let old = previous.reusableSlot(
+                for: entry, source: sourceByProvider[entry.station.provider], marks: marks[slot],
+                averages: averageHashes[AustralianState.allCases.firstIndex(of: entry.station.state)!])
             {
-                fragment = old.fragment
-                hash = old.hash
+                fragment = previous.fragments[old]
+                hash = previous.hashes[old]
             } else {
                 fragment = StationEncoding.fragment(
                     entry, source: sourceByProvider[entry.station.provider] ?? .live,
@@ -112,7 +122,7 @@ package final class RenderedSnapshot: Sendable {
             etags.append(hash.etag)
         }
         memo?.remember(
-            entries: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes, fragments: fragments,
+            snapshot: snapshot, sources: sourceByProvider, marks: marks, averages: averageHashes, fragments: fragments,
             hashes: hashes.map { FNV1a(value: $0) })
         let changed = snapshot.changedAt ?? Date()
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
@@ -121,10 +131,7 @@ package final class RenderedSnapshot: Sendable {
             fragments: fragments, hashes: hashes, compactHeads: snapshot.entries.map { CompactStationEncoding.head($0.station) },
             detailBodies: bodies, detailETags: etags, detailResponses: responses,
             openNowAtRender: openNow, lastModified: lastModified,
-            metaByState: metaByState, overallMeta: overall, detailMetaByState: detailMetaByState,
-            reference: ReferenceResponses.render(
-                snapshot, meta: { state in state.map { metaByState[AustralianState.allCases.firstIndex(of: $0)!] } ?? overall },
-                lastModified: lastModified)
+            metaByState: metaByState, overallMeta: overall, detailMetaByState: detailMetaByState
         )
     }
 

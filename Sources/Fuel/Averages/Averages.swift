@@ -14,7 +14,7 @@ public struct Averages: Sendable, Hashable {
     private let positions: [StateFuel: Int]
 
     public init(snapshot: Snapshot, states: Set<AustralianState>? = nil) {
-        self.init(snapshot: snapshot, judge: PriceJudge(snapshot: snapshot), states: states)
+        self.init(snapshot: snapshot, judge: snapshot.judge, states: states)
     }
 
     public init(snapshot: Snapshot, judge: PriceJudge, states: Set<AustralianState>? = nil) {

@@ -11,16 +11,20 @@ public struct PlaceholderPrices: Sendable, Hashable {
 
     public init(snapshot: Snapshot, bands: [StateFuel: PlausibleBand]) {
         var flagged = Set<Int>()
-        for entry in snapshot.entries where entry.prices.count >= 2 {
-            var fuelsByValue: [Int: [FuelType]] = [:]
-            for price in entry.prices { fuelsByValue[price.price.tenths, default: []].append(price.fuel) }
-            let sameEverywhere = fuelsByValue.count == 1 && entry.prices.count >= 3
-            for (tenths, fuels) in fuelsByValue where fuels.count >= 2 {
-                let outside = fuels.contains { fuel in
-                    bands[StateFuel(entry.station.state, fuel)]?.contains(PriceTenths(tenths: tenths)) == false
-                }
+        let entries = snapshot.entries
+        for slot in entries.indices where entries[slot].prices.count >= 2 {
+            // A station has a dozen prices at most: comparing them pairwise beats grouping them in a dictionary.
+            let prices = entries[slot].prices
+            let state = entries[slot].station.state
+            let id = entries[slot].id
+            let sameEverywhere = prices.count >= 3 && prices.allSatisfy { $0.price == prices[0].price }
+            for first in prices.indices where !prices[..<first].contains(where: { $0.price == prices[first].price }) {
+                let value = prices[first].price
+                let sharing = prices[first...].lazy.filter { $0.price == value }
+                guard sharing.count >= 2 else { continue }
+                let outside = sharing.contains { bands[StateFuel(state, $0.fuel)]?.contains(value) == false }
                 guard sameEverywhere || outside else { continue }
-                for fuel in fuels { flagged.insert(Self.slot(entry.id, fuel)) }
+                for price in sharing { flagged.insert(Self.slot(id, price.fuel)) }
             }
         }
         self.flagged = flagged

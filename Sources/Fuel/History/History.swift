@@ -64,8 +64,9 @@ public struct History: Hashable, Sendable {
         guard let asOf = snapshot.asOf(provider) else { return self }
         let states = Set(snapshot.entries.lazy.filter { $0.station.provider == provider }.map(\.station.state))
         guard !states.isEmpty else { return self }
-        let judge = PriceJudge(snapshot: snapshot)
-        let averages = Averages(snapshot: snapshot, judge: judge, states: states)
+        let judge = snapshot.judge
+        // Every state's (the index reads the same ones); only `states`' rows are recorded.
+        let averages = snapshot.averages
         var history = self
         for state in states.sorted() {
             let day = describedDay ?? HistoryDay.of(asOf: asOf, state: state)

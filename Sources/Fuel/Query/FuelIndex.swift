@@ -29,38 +29,42 @@ public final class FuelIndex: Sendable {
     let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
     let timeline: [PriceChange]
-    /// Stations by longitude strip, with their locations and cosines (`along`).
-    public let corridors: CorridorIndex
-    /// Words of names, brands and suburbs, and postcodes (`q=`, `postcode=`).
-    public let search: StationSearchIndex
+    /// Stations by longitude strip, with their locations and cosines (`along`), built on the first route asked of
+    /// this snapshot: most snapshots are replaced before anyone asks one.
+    public var corridors: CorridorIndex { corridorCell.value { CorridorIndex(snapshot: snapshot) } }
+    private let corridorCell = BuiltOnce<CorridorIndex>()
+    /// Words of names, brands and suburbs, and postcodes (`q=`, `postcode=`), built on the first search of this
+    /// snapshot (or of an earlier one with the same stations), like `corridors`.
+    public var search: StationSearchIndex { layout.search.value { StationSearchIndex(snapshot: snapshot) } }
+    /// The station-only part, shared with the next index while the stations stay the same.
+    private let layout: StationLayout
     /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
     /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
     public let statesWithoutAccessFacts: Set<AustralianState>
 
-    public init(snapshot: Snapshot, cellDegrees: Double = SpatialIndex.defaultCellDegrees) {
+    /// `previous`, the index of the snapshot this one follows, lends its station layout when the stations are the
+    /// same (a poll that changed prices only).
+    public init(snapshot: Snapshot, cellDegrees: Double = SpatialIndex.defaultCellDegrees, previous: FuelIndex? = nil) {
         self.snapshot = snapshot
         let entries = snapshot.entries
-        spatial = SpatialIndex(snapshot: snapshot, cellDegrees: cellDegrees)
-        let judge = PriceJudge(snapshot: snapshot)
-        self.judge = judge
-        averages = Averages(snapshot: snapshot, judge: judge)
-        dataDays = snapshot.dataDays()
-
-        var byState = [[Int]](repeating: [], count: AustralianState.allCases.count)
-        for (slot, entry) in entries.enumerated() { byState[entry.station.state.ordinal].append(slot) }
-        slotsByState = byState
-
-        stateOrdinals = entries.map { UInt8($0.station.state.ordinal) }
-
-        var brandNumbersByKey: [String: Int32] = [:]
-        brandNumbers = entries.map { entry in
-            let key = StationQuery.fold(entry.station.brand)
-            if let number = brandNumbersByKey[key] { return number }
-            let number = Int32(brandNumbersByKey.count)
-            brandNumbersByKey[key] = number
-            return number
+        let layout: StationLayout
+        if let previous, previous.layout.cellDegrees == cellDegrees, StationLayout.sameStations(previous.snapshot.entries, entries) {
+            layout = previous.layout
+        } else {
+            layout = StationLayout(snapshot: snapshot, cellDegrees: cellDegrees)
         }
-        self.brandNumbersByKey = brandNumbersByKey
+        self.layout = layout
+        spatial = layout.spatial
+        slotsByState = layout.slotsByState
+        stateOrdinals = layout.stateOrdinals
+        brandNumbers = layout.brandNumbers
+        brandNumbersByKey = layout.brandNumbersByKey
+        nameRank = layout.nameRank
+        statesWithoutAccessFacts = layout.statesWithoutAccessFacts
+        let judge = snapshot.judge
+        self.judge = judge
+        averages = snapshot.averages
+        dataDays = snapshot.dataDays()
 
         var priceTable = [Int32](repeating: -1, count: FuelType.allCases.count * entries.count)
         var standingTable = [UInt8](repeating: 0, count: priceTable.count)
@@ -72,17 +76,6 @@ public final class FuelIndex: Sendable {
         }
         self.priceTable = priceTable
         self.standingTable = standingTable
-
-        let names = entries.map { StationQuery.fold($0.station.name) }
-        let order = entries.indices.sorted { names[$0] != names[$1] ? names[$0] < names[$1] : $0 < $1 }
-        var rank = [Int32](repeating: 0, count: entries.count)
-        for (position, slot) in order.enumerated() { rank[slot] = Int32(position) }
-        nameRank = rank
-        search = StationSearchIndex(snapshot: snapshot)
-        corridors = CorridorIndex(snapshot: snapshot)
-        let present = Set(entries.map(\.station.state))
-        let informed = Set(entries.lazy.filter { $0.station.access.map { !$0.isEmpty } ?? false }.map(\.station.state))
-        statesWithoutAccessFacts = present.subtracting(informed)
 
         var timeline: [PriceChange] = []
         timeline.reserveCapacity(snapshot.priceCount)
@@ -96,6 +89,12 @@ public final class FuelIndex: Sendable {
     }
 
     public subscript(id: StationID) -> StationEntry? { snapshot[id] }
+
+    /// Whether `search` and `corridors` have been built (tests check they wait for their first use).
+    var builtOnDemand: (search: Bool, corridors: Bool) { (layout.search.isBuilt, corridorCell.isBuilt) }
+
+    /// Whether this index took `other`'s station layout (tests check a price-only poll keeps it).
+    func sharesStationLayout(with other: FuelIndex) -> Bool { layout.search === other.layout.search }
 
     func slots(in state: AustralianState) -> [Int] { slotsByState[state.ordinal] }
 

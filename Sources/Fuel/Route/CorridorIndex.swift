@@ -48,11 +48,14 @@ public struct CorridorIndex: Sendable {
     /// The stations `keeps` lets through, in the same strips and order, made on the first asking for `key` and
     /// kept as long as this index (a snapshot's). `FuelIndex.along` keys one per fuel: a route then scans only the
     /// stations selling it (a third of Sydney's sell no ranked U91), never asking each one's price.
+    /// Built outside the lock, so other routes never wait on it; two first askers may both build it, and the first
+    /// stored is the one kept.
     public func subset(_ key: Int, keeping keeps: (_ slot: Int) -> Bool) -> CorridorIndex {
         guard let subsets else { return filtered(keeps) }
+        if let known = subsets.table.withLock({ $0[key] }) { return known }
+        let made = filtered(keeps)
         return subsets.table.withLock { table in
             if let known = table[key] { return known }
-            let made = filtered(keeps)
             table[key] = made
             return made
         }

@@ -63,7 +63,7 @@ extension FuelIndex {
         // Stations without the fuel (or, ranked by price, whose price does not count) are never visited.
         var candidates = corridors
         if let fuel = query.fuel, let fuelBase {
-            candidates = corridors.subset(fuel.ordinal * 2 + (countedOnly ? 1 : 0)) { slot in
+            candidates = candidates.subset(fuel.ordinal * 2 + (countedOnly ? 1 : 0)) { slot in
                 priceTable[fuelBase + slot] >= 0 && (!countedOnly || standingTable[fuelBase + slot] == 0)
             }
         }

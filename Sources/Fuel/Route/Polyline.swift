@@ -33,36 +33,7 @@ public enum Polyline {
 
     /// `decode` of UTF-8 bytes; positions in errors count from `bytes`' start.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, maximumPoints: Int = .max) throws(DecodingError) -> [Coordinate] {
-        guard !bytes.isEmpty else { throw .empty }
-        var points: [Coordinate] = []
-        // Every point takes at least two bytes.
-        points.reserveCapacity(min(bytes.count / 2, maximumPoints) + 1)
-        var index = 0, latitude = 0, longitude = 0
-        func number() throws(DecodingError) -> Int {
-            var result = 0, shift = 0
-            while true {
-                guard index < bytes.count else { throw .truncated }
-                let chunk = Int(bytes[index]) - 63
-                guard (0..<64).contains(chunk) else { throw .invalidCharacter(position: index) }
-                // Past 30 bits no real coordinate delta fits; refuse before the shift overflows.
-                guard shift <= 30 else { throw .invalidCharacter(position: index) }
-                index += 1
-                result |= (chunk & 0x1F) << shift
-                shift += 5
-                if chunk < 0x20 { break }
-            }
-            return result & 1 == 1 ? ~(result >> 1) : result >> 1
-        }
-        while index < bytes.count {
-            latitude += try number()
-            guard index < bytes.count else { throw .truncated }
-            longitude += try number()
-            let point = Coordinate(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)
-            guard point.isValid else { throw .outOfRange(point: points.count + 1) }
-            points.append(point)
-            if points.count > maximumPoints { throw .tooManyPoints(limit: maximumPoints) }
-        }
-        return points
+        try PolylineReader.points(of: PlainPolylineBytes(bytes), byteCount: bytes.count, maximumPoints: maximumPoints)
     }
 
     /// The encoded text of `points` (rounded to 1e-5 degrees): what tests and the benchmark send.

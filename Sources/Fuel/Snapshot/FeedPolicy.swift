@@ -25,11 +25,16 @@ public enum FeedPolicy {
     /// `text` cut to `limit` characters, each control character (tab, newline, escape, ...) made a space.
     static func capped(_ text: String, _ limit: Int) -> String {
         let clean = hasControlCharacters(text) ? String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 })) : text
-        return clean.count <= limit ? clean : String(clean.prefix(limit))
+        // No text has more characters than UTF-8 bytes: the byte count settles nearly every field without counting.
+        return clean.utf8.count <= limit || clean.count <= limit ? clean : String(clean.prefix(limit))
     }
 
     /// Whether `text` holds a control character (Unicode category Cc), which no station text needs.
-    public static func hasControlCharacters(_ text: String) -> Bool { text.unicodeScalars.contains(where: isControl) }
+    public static func hasControlCharacters(_ text: String) -> Bool {
+        // Printable ASCII (nearly every feed's text) needs no look-up of each scalar's category.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
+        return text.unicodeScalars.contains(where: isControl)
+    }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .control }
 }

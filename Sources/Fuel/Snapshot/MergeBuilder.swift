@@ -22,6 +22,8 @@ struct MergeBuilder {
     /// Whether an unlisted station goes at once (replacing sample data) or only after a stable majority of feeds.
     private let removesAtOnce: Bool
 
+    /// Entries of a full feed equal to the old ones, or kept while unlisted (the old value either way).
+    private var unchangedEntries = 0
     private var added = 0, updated = 0, removed = 0, heldMoves = 0, keptOnOutlier = 0
     private var pricesChanged = 0, pricesRemoved = 0, orphans = 0, tomorrowCount = 0
     private var states: Set<AustralianState> = []
@@ -67,12 +69,16 @@ struct MergeBuilder {
         }
         let station = Station(id: id(for: key), record: record)
         states.insert(station.state)
-        if previous == nil {
+        guard let previous else {
             added += 1
-        } else if previous != station {
-            updated += 1
+            return station
         }
-        return station
+        guard previous == station else {
+            updated += 1
+            return station
+        }
+        // The known value, not the feed's equal copy: what follows compares and keeps one set of strings.
+        return previous
     }
 
     mutating func applyFull(_ input: MergeInput, replacesTomorrow: Bool) {
@@ -117,7 +123,13 @@ struct MergeBuilder {
             } else {
                 tomorrowOnly = (before?.tomorrowOnly ?? []).filter { !priced.contains($0.fuel) && carried($0.tomorrow) != nil }
             }
-            providerEntries.append(StationEntry(station: station, prices: prices, tomorrowOnly: tomorrowOnly))
+            let entry = StationEntry(station: station, prices: prices, tomorrowOnly: tomorrowOnly)
+            if let before, before == entry {
+                providerEntries.append(before)
+                unchangedEntries += 1
+            } else {
+                providerEntries.append(entry)
+            }
         }
         for (key, fuels) in input.prices where !listed.contains(key) { orphans += fuels.count }
         if replacesTomorrow {
@@ -135,9 +147,13 @@ struct MergeBuilder {
                 pendingRemoval[key.sourceID] = missing
                 pendingSince[key.sourceID] = since
                 providerEntries.append(entry)
+                unchangedEntries += 1
             }
         }
     }
+
+    /// Whether the provider's entries are exactly the old ones: every one kept as it was and none gone.
+    var changesNoEntry: Bool { unchangedEntries == old.count && providerEntries.count == old.count }
 
     mutating func applyDelta(_ input: MergeInput) {
         var entries = old

@@ -105,10 +105,10 @@ extension Snapshot {
         status.stationCount = builder.providerEntries.count
         status.priceCount = builder.providerEntries.reduce(0) { $0 + $1.prices.count }
 
-        let others = entries.filter { $0.station.provider != provider }
+        // A feed that changes no station keeps the very same entries, so what is derived from them can tell.
+        let merged = builder.changesNoEntry ? entries : entries.filter { $0.station.provider != provider } + builder.providerEntries
         let snapshot = Snapshot(
-            version: version + 1, changedAt: now, entries: others + builder.providerEntries,
-            statuses: statuses.filter { $0.provider != provider } + [status])
+            version: version + 1, changedAt: now, entries: merged, statuses: statuses.filter { $0.provider != provider } + [status])
         return MergeResult(snapshot: snapshot, registry: builder.registry, report: report)
     }
 

@@ -17,6 +17,8 @@ public struct Snapshot: Sendable, Hashable {
     private let slots: [Int32]
     /// Used instead of `slots` (then empty) when the ids are sparse.
     private let sparseSlots: [Int: Int32]
+    /// `judge` and `averages`, built on first use and shared by every copy (`Snapshot+Derived.swift`).
+    let derived = SnapshotDerivations()
 
     public static let empty = Snapshot(version: 0, changedAt: nil, entries: [], statuses: [])
 
@@ -28,9 +30,22 @@ public struct Snapshot: Sendable, Hashable {
             // can tell a status-only change from a data change.
             sorted = entries
         } else {
-            var byID: [StationID: StationEntry] = [:]
-            for entry in entries { byID[entry.id] = entry }
-            sorted = byID.values.sorted { $0.id < $1.id }
+            // Sort positions, not entries (a merge appends its provider's stations after the others'): each entry is
+            // then copied once. Within one id the later position sorts last and replaces the earlier.
+            let ids = entries.map(\.id)
+            let order = ids.indices.sorted { ids[$0] != ids[$1] ? ids[$0] < ids[$1] : $0 < $1 }
+            var unique: [StationEntry] = []
+            unique.reserveCapacity(entries.count)
+            var lastID: StationID?
+            for position in order {
+                if lastID == ids[position] {
+                    unique[unique.count - 1] = entries[position]
+                } else {
+                    unique.append(entries[position])
+                }
+                lastID = ids[position]
+            }
+            sorted = unique
         }
         var byProvider: [ProviderID: ProviderStatus] = [:]
         for status in statuses { byProvider[status.provider] = status }
@@ -111,6 +126,11 @@ extension Snapshot: Codable {
 }
 
 extension Snapshot {
+    /// Compares the content; the lookup table and `derived` come from it.
+    public static func == (a: Snapshot, b: Snapshot) -> Bool {
+        a.version == b.version && a.changedAt == b.changedAt && a.statuses == b.statuses && a.entries == b.entries
+    }
+
     /// Hashes the content; the lookup table is derived from it.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(version)

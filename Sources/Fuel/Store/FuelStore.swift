@@ -43,7 +43,7 @@ public final class FuelStore<Rendered: Sendable>: Sendable {
             let old = current
             let dataset = try transform(old.dataset)
             if dataset == old.dataset { return old }
-            let index = dataset.snapshot == old.dataset.snapshot ? old.index : FuelIndex(snapshot: dataset.snapshot)
+            let index = dataset.snapshot == old.dataset.snapshot ? old.index : FuelIndex(snapshot: dataset.snapshot, previous: old.index)
             let basis = SnapshotBasis(dataset: dataset, index: index)
             let view = SnapshotView(basis: basis, rendered: render(basis))
             // Swap under the lock; the old view is released after it, never while readers wait.

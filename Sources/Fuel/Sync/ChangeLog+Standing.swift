@@ -6,8 +6,8 @@ extension ChangeLog {
     /// standing is stamped `now`, so a syncing client gets the station again (with its flags) like any other change.
     /// (A changed price's item carries its flags too; stamping the station as well only costs a station item.)
     mutating func stampStandingChanges(from old: Snapshot, to new: Snapshot, at now: Date) {
-        let before = PriceJudge(snapshot: old)
-        let after = PriceJudge(snapshot: new)
+        let before = old.judge
+        let after = new.judge
         guard before != after else { return }
         for entry in new.entries {
             guard let previous = old[entry.id], stations[entry.id] != now else { continue }
