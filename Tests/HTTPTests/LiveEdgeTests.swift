@@ -71,4 +71,14 @@ struct LiveEdgeTests {
         #expect(limit.admit(now: 6_000) == 16)
         #expect(limit.admit(now: 6_001) == 0)
     }
+
+    @Test("The out-of-descriptors warning comes once a second with every connection shed since the last one")
+    func tallyOncePerWindow() {
+        var limit = LogRateLimit(burst: 1, windowMillis: 1000)
+        #expect(limit.admit(now: 0, tallying: 3) == 3)
+        #expect(limit.admit(now: 100, tallying: 5) == nil)
+        #expect(limit.admit(now: 999, tallying: 0) == nil)
+        #expect(limit.admit(now: 1_000, tallying: 2) == 7)
+        #expect(limit.admit(now: 2_500, tallying: 1) == 1)
+    }
 }

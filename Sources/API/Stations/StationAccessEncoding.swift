@@ -32,14 +32,14 @@ struct OpenNowJudge {
     let wall: Date
 
     func callAsFunction(_ station: Station) -> Bool? {
-        guard let access = station.access else { return nil }
-        return OpenNow.isOpen(access, in: station.state, at: clocks.now(for: station.provider, wall: wall))
+        OpenNow.isOpen(station.access, in: station.state, of: station.provider, clocks: clocks, wall: wall)
     }
 
     /// The same, reading the record in place rather than copying it.
     func callAsFunction(_ entry: UnsafePointer<StationEntry>) -> Bool? {
-        guard let access = entry.pointee.station.access else { return nil }
-        return OpenNow.isOpen(access, in: entry.pointee.station.state, at: clocks.now(for: entry.pointee.station.provider, wall: wall))
+        OpenNow.isOpen(
+            entry.pointee.station.access, in: entry.pointee.station.state, of: entry.pointee.station.provider,
+            clocks: clocks, wall: wall)
     }
 }
 

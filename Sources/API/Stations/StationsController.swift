@@ -101,8 +101,8 @@ enum StationListBody {
             let slot = hit.slot
             if index > 0 { json.raw(",") }
             json.raw(fragments[slot])
-            // Through a buffer: the subscript copied the whole station record (its strings retained) to judge it.
-            let open = entries.withUnsafeBufferPointer { openNow($0[slot].station) }
+            // In place: the subscript copied the whole station record (its strings retained) to judge it.
+            let open = entries.withUnsafeBufferPointer { openNow($0.baseAddress! + slot) }
             StationEncoding.writeOpenNow(open, into: &json)
             hash.combine(StationEncoding.openNowByte(open))
             if let distance = hit.distanceKm, distance.isFinite {

@@ -30,16 +30,22 @@ public struct AccessFilter: Hashable, Sendable {
     }
 
     public func admits(_ station: Station) -> Bool {
-        if excludesMembersOnly, station.access?.membershipRequired == true { return false }
+        admits(access: station.access, state: station.state, provider: station.provider)
+    }
+
+    /// The same, reading the record in place: a `Station` passed by value from a snapshot's buffer is copied whole
+    /// (each of its strings retained) per candidate.
+    @inline(__always)
+    public func admits(_ entry: UnsafePointer<StationEntry>) -> Bool {
+        admits(access: entry.pointee.station.access, state: entry.pointee.station.state, provider: entry.pointee.station.provider)
+    }
+
+    private func admits(access: StationAccess?, state: AustralianState, provider: ProviderID) -> Bool {
+        if excludesMembersOnly, access?.membershipRequired == true { return false }
         guard let opening else { return true }
-        // Most stations publish nothing: their opening is unknown without reading the provider's clock. (No closure
-        // here: one capturing `station` copied the whole record, retaining each of its strings, per candidate.)
-        var open: Bool?
-        if let access = station.access {
-            open = OpenNow.isOpen(access, in: station.state, at: clocks.now(for: station.provider, wall: wall))
-        }
+        let open = OpenNow.isOpen(access, in: state, of: provider, clocks: clocks, wall: wall)
         switch opening {
-        case .openNow: return open ?? keepsUnknownIn.contains(station.state)
+        case .openNow: return open ?? keepsUnknownIn.contains(state)
         case .notClosed: return open != false
         }
     }

@@ -297,8 +297,7 @@ private struct CandidateGatherer {
             if !excludedBrands.isEmpty, excludedBrands.contains(index.brandNumbers[slot]) { return }
             if let anyFuelBases, !sellsAny(anyFuelBases, slot: slot) { return }
         }
-        // Through a buffer: the subscript copied the whole station record (its strings retained) to judge it.
-        if let access = query.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0[slot].station) }) { return }
+        if let access = query.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + slot) }) { return }
         var price: Int32 = 0
         if let fuelBase {
             price = index.priceTable[fuelBase + slot]

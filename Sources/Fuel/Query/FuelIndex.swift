@@ -5,28 +5,27 @@ import Foundation
 /// Immutable and shared by all readers of that snapshot.
 public final class FuelIndex: Sendable {
     public let snapshot: Snapshot
-    public let spatial: SpatialIndex
+    public var spatial: SpatialIndex { layout.spatial }
     public let averages: Averages
     /// The day each state's current prices (and so its averages) describe (`Snapshot.dataDays`).
     public let dataDays: [AustralianState: CalendarDay]
     /// The rules that decide whether each price counts (current, plausible).
     public let judge: PriceJudge
-    /// Slots of each state's stations, by `AustralianState.allCases` position.
-    let slotsByState: [[Int]]
-    /// State position (`AustralianState.allCases`) per slot.
-    let stateOrdinals: [UInt8]
-    /// Brand number per slot; equal numbers mean equal brands after case folding.
-    let brandNumbers: [Int32]
-    /// Folded brand -> brand number.
-    let brandNumbersByKey: [String: Int32]
+    // The station-only facts, read from the shared layout (`StationLayout` documents each).
+    var slotsByState: [[Int]] { layout.slotsByState }
+    var stateOrdinals: [UInt8] { layout.stateOrdinals }
+    var brandNumbers: [Int32] { layout.brandNumbers }
+    var brandNumbersByKey: [String: Int32] { layout.brandNumbersByKey }
+    var nameRank: [Int32] { layout.nameRank }
+    /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
+    /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
+    public var statesWithoutAccessFacts: Set<AustralianState> { layout.statesWithoutAccessFacts }
     /// Price in tenths at `fuel.ordinal * stationCount + slot`, or -1 when the station lacks the fuel.
     let priceTable: [Int32]
     /// `PriceStanding` raw value at the same position as `priceTable`; 0 when the price counts.
     let standingTable: [UInt8]
     /// Per fuel, the stations whose price counts, cheapest first (`cheapestNear`), made on first use (`pricedRows`).
     let pricedPoints = PriceOrderedPoints()
-    /// Position of each slot in name order.
-    let nameRank: [Int32]
     /// Every price, oldest `updatedAt` first.
     let timeline: [PriceChange]
     /// Stations by longitude strip, with their locations and cosines (`along`), built on the first route asked of
@@ -38,10 +37,6 @@ public final class FuelIndex: Sendable {
     public var search: StationSearchIndex { layout.search.value { StationSearchIndex(snapshot: snapshot) } }
     /// The station-only part, shared with the next index while the stations stay the same.
     private let layout: StationLayout
-    /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
-    /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
-    public let statesWithoutAccessFacts: Set<AustralianState>
-
     /// `previous`, the index of the snapshot this one follows, lends its station layout when the stations are the
     /// same (a poll that changed prices only).
     public init(snapshot: Snapshot, cellDegrees: Double = SpatialIndex.defaultCellDegrees, previous: FuelIndex? = nil) {
@@ -54,13 +49,6 @@ public final class FuelIndex: Sendable {
             layout = StationLayout(snapshot: snapshot, cellDegrees: cellDegrees)
         }
         self.layout = layout
-        spatial = layout.spatial
-        slotsByState = layout.slotsByState
-        stateOrdinals = layout.stateOrdinals
-        brandNumbers = layout.brandNumbers
-        brandNumbersByKey = layout.brandNumbersByKey
-        nameRank = layout.nameRank
-        statesWithoutAccessFacts = layout.statesWithoutAccessFacts
         let judge = snapshot.judge
         self.judge = judge
         averages = snapshot.averages

@@ -1,11 +1,15 @@
 /// Where an encoded polyline's bytes come from: the text as is, or as a URL query carries it (`%XX` escapes resolved
 /// as they are read). `PolylineReader` reads the numbers from either the same way.
 protocol PolylineBytes {
+    var bytes: UnsafeBufferPointer<UInt8> { get }
     /// Where the next byte starts (what errors name).
     var position: Int { get }
-    var isAtEnd: Bool { get }
     /// The next byte, moving past it; 0 (never polyline text) where there is no byte to give (a broken escape).
     mutating func next() -> UInt8
+}
+
+extension PolylineBytes {
+    var isAtEnd: Bool { position >= bytes.count }
 }
 
 /// The text as it is.
@@ -14,8 +18,6 @@ struct PlainPolylineBytes: PolylineBytes {
     private(set) var position = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    var isAtEnd: Bool { position >= bytes.count }
 
     @inline(__always)
     mutating func next() -> UInt8 {
@@ -30,8 +32,6 @@ struct PercentEncodedPolylineBytes: PolylineBytes {
     private(set) var position = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    var isAtEnd: Bool { position >= bytes.count }
 
     @inline(__always)
     mutating func next() -> UInt8 {

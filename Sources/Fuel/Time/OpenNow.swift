@@ -20,6 +20,16 @@ public enum OpenNow {
         return nil
     }
 
+    /// A station judged at its own provider's clock; the clock is read only for a station that publishes facts
+    /// (most publish none).
+    @inline(__always)
+    public static func isOpen(
+        _ access: StationAccess?, in state: AustralianState, of provider: ProviderID, clocks: DataClocks, wall: Date
+    ) -> Bool? {
+        guard let access else { return nil }
+        return isOpen(access, in: state, at: clocks.now(for: provider, wall: wall))
+    }
+
     static func isOpen(_ hours: WeeklyHours, at moment: LocalMoment) -> Bool {
         switch hours.days[moment.weekday] {
         case .allDay: return true

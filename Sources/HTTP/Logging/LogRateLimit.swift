@@ -6,6 +6,7 @@ struct LogRateLimit {
     private var windowStart: Int64?
     private var inWindow = 0
     private var suppressed = 0
+    private var tally = 0
 
     init(burst: Int = 10, windowMillis: Int64 = 1000) {
         self.burst = burst
@@ -25,5 +26,14 @@ struct LogRateLimit {
         inWindow += 1
         defer { suppressed = 0 }
         return suppressed
+    }
+
+    /// For a line that reports a count (connections shed, say): `count` more happened now. nil: drop this line;
+    /// otherwise log it with the value, the total since the last line logged, this one's included.
+    mutating func admit(now: Int64, tallying count: Int) -> Int? {
+        tally += count
+        guard admit(now: now) != nil else { return nil }
+        defer { tally = 0 }
+        return tally
     }
 }

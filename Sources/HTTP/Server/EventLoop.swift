@@ -53,8 +53,7 @@ final class EventLoop: @unchecked Sendable {
     private var listening = false
     /// A descriptor held in reserve so that, out of descriptors, one pending client can be accepted and closed.
     private var spareFd: Int32 = -1
-    private var shedSinceLog = 0
-    private var nextShedLog: Int64 = 0
+    private var shedLog = LogRateLimit(burst: 1, windowMillis: 1000)
     private var sequence: UInt64 = 0
     private var refusalLog = LogRateLimit()
     private var drainDeadline: Int64?
@@ -212,12 +211,9 @@ final class EventLoop: @unchecked Sendable {
         }
         // Another loop may take the freed slot first; a spare that cannot be reopened now is retried at the sweep.
         reopenSpare()
-        shedSinceLog += shed
-        if now >= nextShedLog {
+        if let closed = shedLog.admit(now: now, tallying: shed) {
             context.logger.warning(
-                "out of file descriptors (limit \(Sys.fileDescriptorLimit())); closed \(shedSinceLog) waiting connection(s) since the last report; accepting again every 100 ms")
-            shedSinceLog = 0
-            nextShedLog = now + 1000
+                "out of file descriptors (limit \(Sys.fileDescriptorLimit())); closed \(closed) waiting connection(s) since the last report; accepting again every 100 ms")
         }
         stopListening()
         acceptingPausedUntil = now + 100
