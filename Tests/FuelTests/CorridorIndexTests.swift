@@ -49,6 +49,42 @@ import Testing
         #expect(all.count == locations.filter(\.isValid).count)
     }
 
+    /// A route's boxes in turn, each strip's search starting where the last box's ended: every box still visits
+    /// exactly what it contains, whether the walk moves north or south, stays put, or jumps (stale hints, strips
+    /// sharing a hint slot), and boxes past either end of a strip.
+    @Test func neighbouringBoxesSharingHintsVisitExactlyWhatEachContains() throws {
+        let index = index()
+        let locations = index.snapshot.entries.map(\.station.location)
+        var generator = SeededGenerator(seed: 21)
+        var hints = CorridorIndex.StripHints()
+        var lat = -34.2, lng = 150.7
+        var visited = 0, previous: BoundingBox?
+        for step in 0..<1_500 {
+            let box: BoundingBox
+            if step % 7 == 3, let previous {
+                box = previous
+            } else {
+                if step % 60 == 0 {
+                    lat = Double.random(in: -34.6 ... -33.2, using: &generator)
+                    lng = Double.random(in: 150.4...151.6, using: &generator)
+                } else {
+                    lat += Double.random(in: -0.03...0.03, using: &generator)
+                    lng += Double.random(in: -0.03...0.03, using: &generator)
+                }
+                box = try BoundingBox(
+                    minLat: lat, minLng: lng, maxLat: lat + Double.random(in: 0...0.06, using: &generator),
+                    maxLng: lng + Double.random(in: 0...0.06, using: &generator))
+            }
+            previous = box
+            var slots: [Int] = []
+            index.corridors.forEach(in: box, hints: &hints) { slot, _, _ in slots.append(slot) }
+            let expected = locations.indices.filter { locations[$0].isValid && box.contains(locations[$0]) }
+            #expect(slots.sorted() == expected, "step \(step): \(box)")
+            visited += slots.count
+        }
+        #expect(visited > 1_000)
+    }
+
     /// A subset visits, box by box, exactly the stations of the whole index it keeps, and is made once per key.
     @Test func aSubsetVisitsExactlyTheStationsItKeeps() throws {
         let index = index()

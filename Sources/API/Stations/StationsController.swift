@@ -93,8 +93,10 @@ enum StationListBody {
         for hit in page.hits { capacity += fragments[hit.slot].count + perStation }
         var json = JSONWriter(capacity: capacity)
         var hash = FNV1a()
-        hash.combine(rawQuery ?? "")
-        hash.combine(UInt64(page.total))
+        // Word steps (`FNV1a.mix`): an along query is kilobytes, and every station adds a few numbers.
+        var query = rawQuery ?? ""
+        query.withUTF8 { hash.mix(UnsafeRawBufferPointer($0)) }
+        hash.mix(UInt64(page.total))
         json.raw("{\"data\":[")
         let entries = view.snapshot.entries
         for (index, hit) in page.hits.enumerated() {
@@ -104,7 +106,7 @@ enum StationListBody {
             // In place: the subscript copied the whole station record (its strings retained) to judge it.
             let open = entries.withUnsafeBufferPointer { openNow($0.baseAddress! + slot) }
             StationEncoding.writeOpenNow(open, into: &json)
-            hash.combine(StationEncoding.openNowByte(open))
+            hash.mix(UInt64(StationEncoding.openNowByte(open)))
             if let distance = hit.distanceKm, distance.isFinite {
                 json.raw(",\"distance_km\":")
                 json.decimal(distance, places: 2)
@@ -114,10 +116,10 @@ enum StationListBody {
                 let start = json.bytes.count
                 fill?.write(hit, into: &json)
                 extra?(index, &json)
-                for byte in json.bytes[start...] { hash.combine(byte) }
+                json.bytes.withUnsafeBytes { hash.mix(UnsafeRawBufferPointer(rebasing: $0[start...])) }
             }
             json.raw("}")
-            hash.combine(hashes[slot])
+            hash.mix(hashes[slot])
         }
         meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
             if keyset { KeysetPaging.writeNextAfter(page, entries: view.snapshot.entries, into: &json) }
@@ -125,18 +127,18 @@ enum StationListBody {
                 var fields = JSONWriter(capacity: 96)
                 fill.writeMeta(into: &fields)
                 json.raw(fields.bytes)
-                hash.combine(fields.bytes)
+                fields.bytes.withUnsafeBytes { hash.mix($0) }
             }
             guard let missing else { return }
             json.raw(",\"missing\":[")
             for (index, id) in missing.enumerated() {
                 if index > 0 { json.raw(",") }
                 json.int(id.rawValue)
-                hash.combine(UInt64(id.rawValue))
+                hash.mix(UInt64(id.rawValue))
             }
             json.raw("]")
         }
-        hash.combine(meta.hash)
+        hash.mix(meta.hash)
         return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
     }
 

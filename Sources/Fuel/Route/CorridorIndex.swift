@@ -90,18 +90,49 @@ public struct CorridorIndex: Sendable {
         subsets = nil
     }
 
+    @inline(__always)
     private static func strip(_ longitude: Double, _ origin: Double, _ count: Int) -> Int {
         min(count - 1, max(0, Int(((longitude - origin) / stripDegrees).rounded(.down))))
+    }
+
+    /// Where the last search of each strip ended. A route's runs are neighbours, so the next box's southern edge
+    /// in a strip is usually a member or two from the last one's: searching outward from there takes a step or two
+    /// where a binary search of the strip took a dozen, each a likely mispredicted branch.
+    public struct StripHints {
+        /// Direct-mapped by strip: `(strip << 32) | position`, or -1.
+        fileprivate var slots = [Int64](repeating: -1, count: 64)
+
+        public init() {}
+
+        fileprivate func position(of strip: Int) -> Int? {
+            let known = slots[strip & 63]
+            return known >= 0 && Int(known >> 32) == strip ? Int(known & 0xFFFF_FFFF) : nil
+        }
+
+        fileprivate mutating func remember(_ position: Int, of strip: Int) {
+            slots[strip & 63] = Int64(strip) << 32 | Int64(position)
+        }
     }
 
     /// Calls `body` with each station inside `box` (edges included, as `BoundingBox.contains`), in no particular
     /// order: its slot, location and `cosLatitude`.
     @inline(__always)
     public func forEach(in box: BoundingBox, _ body: (_ slot: Int, _ location: Coordinate, _ cosLatitude: Double) -> Void) {
+        var hints = StripHints()
+        forEach(in: box, hints: &hints, body)
+    }
+
+    /// The same, starting each strip's search where `hints` say the last box's ended (and noting where this one's
+    /// does): for a sequence of neighbouring boxes.
+    @inline(__always)
+    public func forEach(
+        in box: BoundingBox, hints: inout StripHints, _ body: (_ slot: Int, _ location: Coordinate, _ cosLatitude: Double) -> Void
+    ) {
         guard !members.isEmpty else { return }
         for strip in Self.strip(box.minLng, originLongitude, stripCount)...Self.strip(box.maxLng, originLongitude, stripCount) {
             let end = Int(stripStart[strip + 1])
-            var low = firstMember(atOrNorthOf: box.minLat, from: Int(stripStart[strip]), to: end)
+            var low = firstMember(atOrNorthOf: box.minLat, from: Int(stripStart[strip]), to: end, near: hints.position(of: strip))
+            hints.remember(low, of: strip)
             while low < end, memberLatitudes[low] <= box.maxLat {
                 let longitude = memberLongitudes[low]
                 if longitude >= box.minLng && longitude <= box.maxLng {
@@ -112,20 +143,45 @@ public struct CorridorIndex: Sendable {
         }
     }
 
-    /// The first of `members[start..<end]` (one strip, southernmost first) at or north of `latitude`, or `end`:
-    /// a lower bound whose steps depend only on the strip's size. (Written as a select, but x86 code keeps a branch
-    /// here; an arithmetic mask compiled to the same branch, so it was left out.)
+    /// The first of `members[start..<end]` (one strip, southernmost first) at or north of `latitude`, or `end`.
+    /// From `hint` (a position in `start...end`) the search gallops north or south, doubling its step, to a range
+    /// holding the answer, then halves that range; without one it halves the whole strip.
     @inline(__always)
-    private func firstMember(atOrNorthOf latitude: Double, from start: Int, to end: Int) -> Int {
+    private func firstMember(atOrNorthOf latitude: Double, from start: Int, to end: Int, near hint: Int?) -> Int {
         guard start < end else { return end }
         return memberLatitudes.withUnsafeBufferPointer { latitudes in
-            var base = start, count = end - start
-            while count > 1 {
-                let half = count / 2
-                base = latitudes[base + half] < latitude ? base + half : base
-                count -= half
+            // The answer lies in `low...high`; `high` is `end` or a member at or north of `latitude`.
+            var low = start, high = end
+            if let hint, hint >= start, hint <= end {
+                var step = 1
+                if hint < end && latitudes[hint] < latitude {
+                    // Everything up to `low - 1` is south of `latitude`.
+                    low = hint + 1
+                    while low + step - 1 < end && latitudes[low + step - 1] < latitude {
+                        low += step
+                        step <<= 1
+                    }
+                    high = min(end, low + step - 1)
+                } else {
+                    high = hint
+                    while high - step >= start && latitudes[high - step] >= latitude {
+                        high -= step
+                        step <<= 1
+                    }
+                    low = max(start, high - step + 1)
+                }
             }
-            return latitudes[base] < latitude ? base + 1 : base
+            var count = high - low
+            while count > 0 {
+                let half = count / 2
+                if latitudes[low + half] < latitude {
+                    low += half + 1
+                    count -= half + 1
+                } else {
+                    count = half
+                }
+            }
+            return low
         }
     }
 }

@@ -18,8 +18,9 @@ extension FuelIndex {
         let unseen: Int32 = -1, refused: Int32 = -2, admitted: Int32 = -3
         var position = [Int32](repeating: unseen, count: snapshot.entries.count)
         var hits: [AlongHit] = []
+        var hints = CorridorIndex.StripHints()
         for run in runs.runs {
-            candidates.forEach(in: run.box) { slot, location, cosLatitude in
+            candidates.forEach(in: run.box, hints: &hints) { slot, location, cosLatitude in
                 var known = position[slot]
                 if known == refused { return }
                 if known == unseen {
