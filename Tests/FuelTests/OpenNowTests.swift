@@ -73,4 +73,35 @@ import Testing
         #expect(WeeklyHours(days: Array(repeating: .allDay, count: 6)) == nil)
         #expect(WeeklyHours(days: Array(repeating: .open(from: 0, to: 1_441), count: 7)) == nil)
     }
+
+    /// `canTell` lets a list skip reading a station: where it says no, `isOpen` is nil at every instant; where it
+    /// says yes, some instant gets an answer. Every combination of the access facts, over two weeks in steps.
+    @Test func canTellIsFalseExactlyWhereIsOpenIsNilAtEveryInstant() {
+        let observed = Self.melbourne(17, 12, 0)
+        let instants = (0..<(14 * 48)).map { Self.melbourne(10, 0, 0).addingTimeInterval(Double($0) * 1_800) } + [observed]
+        var told = 0, silent = 0
+        for open24h in [nil, true, false] as [Bool?] {
+            for members in [nil, true, false] as [Bool?] {
+                for hours in [nil, Self.hours] as [WeeklyHours?] {
+                    for closedNow in [nil, true, false] as [Bool?] {
+                        for observedAt in [nil, observed] as [Date?] {
+                            let access = StationAccess(
+                                open24h: open24h, membershipRequired: members, truckStop: members, hours: hours,
+                                closedNow: closedNow, observedAt: observedAt)
+                            let answers = instants.map { open($0, access) }
+                            if OpenNow.canTell(access) {
+                                told += 1
+                                #expect(answers.contains { $0 != nil }, "\(access)")
+                            } else {
+                                silent += 1
+                                #expect(answers.allSatisfy { $0 == nil }, "\(access)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(!OpenNow.canTell(nil) && open(observed, nil) == nil)
+        #expect(told > 50 && silent > 20, "\(told) told, \(silent) silent")
+    }
 }

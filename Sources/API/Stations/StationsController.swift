@@ -99,12 +99,14 @@ enum StationListBody {
         hash.mix(UInt64(page.total))
         json.raw("{\"data\":[")
         let entries = view.snapshot.entries
+        let tellsOpening = view.index.tellsOpening
         for (index, hit) in page.hits.enumerated() {
             let slot = hit.slot
             if index > 0 { json.raw(",") }
             json.raw(fragments[slot])
-            // In place: the subscript copied the whole station record (its strings retained) to judge it.
-            let open = entries.withUnsafeBufferPointer { openNow($0.baseAddress! + slot) }
+            // Most stations publish no hours: their records stay unread. The rest are read in place (the subscript
+            // copied the whole record, its strings retained, to judge it).
+            let open = tellsOpening[slot] ? entries.withUnsafeBufferPointer { openNow($0.baseAddress! + slot) } : nil
             StationEncoding.writeOpenNow(open, into: &json)
             hash.mix(UInt64(StationEncoding.openNowByte(open)))
             if let distance = hit.distanceKm, distance.isFinite {

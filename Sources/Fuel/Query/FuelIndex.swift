@@ -17,6 +17,8 @@ public final class FuelIndex: Sendable {
     var brandNumbers: [Int32] { layout.brandNumbers }
     var brandNumbersByKey: [String: Int32] { layout.brandNumbersByKey }
     var nameRank: [Int32] { layout.nameRank }
+    /// Per slot, whether `OpenNow` can judge its station at all (`StationLayout.tellsOpening`).
+    public var tellsOpening: [Bool] { layout.tellsOpening }
     /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
     /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
     public var statesWithoutAccessFacts: Set<AustralianState> { layout.statesWithoutAccessFacts }

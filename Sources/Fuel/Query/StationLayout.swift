@@ -16,6 +16,9 @@ struct StationLayout: Sendable {
     let nameRank: [Int32]
     /// States none of whose stations carries any access fact.
     let statesWithoutAccessFacts: Set<AustralianState>
+    /// Per slot, whether its station publishes anything `OpenNow` can judge (`OpenNow.canTell`): a list judges
+    /// `open_now` only for these, and reads no other station's record (a cache miss each, on every nearby list).
+    let tellsOpening: [Bool]
     /// The search words, built on the first search of any snapshot sharing this layout.
     let search = BuiltOnce<StationSearchIndex>()
 
@@ -45,6 +48,8 @@ struct StationLayout: Sendable {
         var rank = [Int32](repeating: 0, count: entries.count)
         for (position, slot) in order.enumerated() { rank[slot] = Int32(position) }
         nameRank = rank
+
+        tellsOpening = entries.map { OpenNow.canTell($0.station.access) }
 
         let present = Set(entries.map(\.station.state))
         let informed = Set(entries.lazy.filter { $0.station.access.map { !$0.isEmpty } ?? false }.map(\.station.state))

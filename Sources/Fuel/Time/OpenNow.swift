@@ -20,6 +20,13 @@ public enum OpenNow {
         return nil
     }
 
+    /// Whether `isOpen` can say anything of `access` at some instant: when not, it is nil at every instant, and a
+    /// list need not read the station at all (`StationLayout.tellsOpening`).
+    public static func canTell(_ access: StationAccess?) -> Bool {
+        guard let access else { return false }
+        return access.open24h == true || access.hours != nil || (access.closedNow != nil && access.observedAt != nil)
+    }
+
     /// A station judged at its own provider's clock; the clock is read only for a station that publishes facts
     /// (most publish none).
     @inline(__always)
