@@ -47,7 +47,7 @@ struct CorridorRuns {
         var leg = 0
         while leg < route.segmentCount {
             // The longitude span is judged at the first point's latitude: it decides only where runs are cut.
-            let lngScale = max(0.01, cos(points[leg].latitude * Double.pi / 180))
+            let lngScale = max(0.01, route.cosLatitudes[leg])
             var bounds = legBounds[leg]
             var end = leg
             while end < route.segmentCount && end - leg < Self.maximumLegsPerRun {

@@ -17,6 +17,8 @@ public struct RoutePath: Hashable, Sendable {
     public let points: [Coordinate]
     /// `cumulativeKm[i]`: km from the start to `points[i]`.
     public let cumulativeKm: [Double]
+    /// Each point's `cosLatitude`, computed once for the leg lengths and kept for the corridor search.
+    public let cosLatitudes: [Double]
     public var lengthKm: Double { cumulativeKm.last ?? 0 }
 
     public init(points: [Coordinate], maximumLengthKm: Double = .infinity) throws(ValidationError) {
@@ -35,6 +37,7 @@ public struct RoutePath: Hashable, Sendable {
         }
         self.points = points
         self.cumulativeKm = cumulative
+        self.cosLatitudes = cosLatitudes
     }
 
     public var segmentCount: Int { points.count - 1 }
