@@ -1,5 +1,3 @@
-import Synchronization
-
 /// For each fuel, the stations whose price of it counts (current, plausible) and whose coordinates are valid,
 /// cheapest first (then by slot), each beside its point on the unit sphere. Made for a fuel on the first search
 /// for it and kept as long as the snapshot's index: a snapshot nobody asks about a fuel near a point costs nothing.
@@ -13,21 +11,15 @@ final class PriceOrderedPoints: Sendable {
         var slot: Int32
     }
 
-    /// By `FuelType` ordinal: the rows made so far.
-    private let made = Mutex([[Row]?](repeating: nil, count: FuelType.allCases.count))
+    /// By `FuelType` ordinal.
+    private let made = FuelType.allCases.map { _ in BuiltOnce<[Row]>() }
 
     init() {}
 
-    /// `fuel`'s rows, made by `build` on the first asking. `build` runs outside the lock, so a search never waits on
-    /// another fuel's (or this one's) sort; two first searches may both build, and the first stored is kept.
+    /// `fuel`'s rows, made by `build` on the first asking (`BuiltOnce`: outside any lock, so a search never waits
+    /// on another's sort; two first searches may both build, and the first stored is kept).
     func rows(_ fuel: FuelType, build: () -> [Row]) -> [Row] {
-        if let known = made.withLock({ $0[fuel.ordinal] }) { return known }
-        let built = build()
-        return made.withLock { table in
-            if let stored = table[fuel.ordinal] { return stored }
-            table[fuel.ordinal] = built
-            return built
-        }
+        made[fuel.ordinal].value(build)
     }
 
     /// The rows of the fuel at `base` in fuel-major `priceTable` and `standingTable` (one position per slot, as

@@ -52,13 +52,7 @@ public struct CorridorIndex: Sendable {
     /// stored is the one kept.
     public func subset(_ key: Int, keeping keeps: (_ slot: Int) -> Bool) -> CorridorIndex {
         guard let subsets else { return filtered(keeps) }
-        if let known = subsets.table.withLock({ $0[key] }) { return known }
-        let made = filtered(keeps)
-        return subsets.table.withLock { table in
-            if let known = table[key] { return known }
-            table[key] = made
-            return made
-        }
+        return subsets.cell(key).value { filtered(keeps) }
     }
 
     private func filtered(_ keeps: (Int) -> Bool) -> CorridorIndex {
@@ -186,7 +180,16 @@ public struct CorridorIndex: Sendable {
     }
 }
 
-/// `CorridorIndex.subset`'s subsets of one index, by key.
+/// `CorridorIndex.subset`'s subsets of one index, by key: one `BuiltOnce` each.
 final class CorridorSubsets: Sendable {
-    let table = Mutex<[Int: CorridorIndex]>([:])
+    private let cells = Mutex<[Int: BuiltOnce<CorridorIndex>]>([:])
+
+    func cell(_ key: Int) -> BuiltOnce<CorridorIndex> {
+        cells.withLock { table in
+            if let known = table[key] { return known }
+            let made = BuiltOnce<CorridorIndex>()
+            table[key] = made
+            return made
+        }
+    }
 }
