@@ -4,6 +4,7 @@
 //   PettyBench merge-nsw [--payload FILE] [--runs 5] [--base sample|DIR]
 //   PettyBench history-memory [--stations 8000] [--prices 30000] [--days 90] [--changes-per-day 1] [--seed 42]
 //   PettyBench station-access [--stations 8000] [--runs 15] [--seed 42]
+//   PettyBench along-search --urls FILE [--runs 15]
 //
 // Build with `swift build -c release --product PettyBench`; timings from a debug build mean nothing.
 import Foundation
@@ -23,12 +24,15 @@ do {
         try HistoryMemory.run(Options(arguments.dropFirst()))
     case "station-access":
         try StationAccess.run(Options(arguments.dropFirst()))
+    case "along-search":
+        try AlongSearch.run(Options(arguments.dropFirst()))
     default:
         FileHandle.standardError.write(Data("""
             usage: PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
                    PettyBench merge-nsw [--payload FILE] [--runs 5] [--base sample|DIR]
                    PettyBench history-memory [--stations 8000] [--prices 30000] [--days 90] [--changes-per-day 1] [--seed 42]
                    PettyBench station-access [--stations 8000] [--runs 15] [--seed 42]
+                   PettyBench along-search --urls FILE [--runs 15]
 
             """.utf8))
         exit(2)

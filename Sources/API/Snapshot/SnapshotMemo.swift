@@ -11,9 +11,25 @@ import Synchronization
 /// older snapshot gets a value built for it, which is neither kept nor allowed to evict the newer ones.
 package final class SnapshotMemo: Sendable {
     /// What an entry is (`kind`: a route or a derived value) and for which parameters (`detail`).
+    /// Hashed once, where it is made: the table's lock, which every memoized response of every event loop takes,
+    /// is then held for an integer probe and not for hashing a request target.
     struct Key: Hashable, Sendable {
         let kind: String
         let detail: String
+        private let hashed: Int
+
+        init(kind: String, detail: String) {
+            self.kind = kind
+            self.detail = detail
+            var hasher = Hasher()
+            hasher.combine(kind)
+            hasher.combine(detail)
+            hashed = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hashed) }
+
+        static func == (a: Key, b: Key) -> Bool { a.hashed == b.hashed && a.kind == b.kind && a.detail == b.detail }
     }
 
     /// How long an entry answers for the clock, within its snapshot.
@@ -74,11 +90,9 @@ package final class SnapshotMemo: Sendable {
         _ key: Key, in view: PettyView, wall: Date, freshness: (Value) -> Freshness, bytes: (Value) -> Int,
         build: () throws -> Value
     ) rethrows -> Value {
-        let kept = table.withLock { table -> Value? in
-            guard table.version == view.version, let entry = table.entries[key], entry.holds(at: wall) else { return nil }
-            return entry.value as? Value
-        }
-        if let kept { return kept }
+        // Judged and cast outside the lock: a `whilst` rule is the caller's code.
+        let kept = table.withLock { table -> Entry? in table.version == view.version ? table.entries[key] : nil }
+        if let kept, kept.holds(at: wall), let value = kept.value as? Value { return value }
         let value = try build()
         let cost = bytes(value)
         table.withLock { table in
