@@ -62,6 +62,11 @@ extension HTTPRequestParser {
             }
             methodChecked = true
         }
+        // Whole words holding no line end, each byte within the limit.
+        while index + 8 <= buffer.count, index + 8 - start <= limit, !ASCIIWords.mayEndLine(ASCIIWords.word(buffer, at: index)) {
+            progress.noteExamined(8)
+            index += 8
+        }
         while index < buffer.count {
             progress.noteExamined()
             let byte = buffer[index]
@@ -91,6 +96,7 @@ extension HTTPRequestParser {
         // §3.2: the target is visible ASCII up to the next SP; a fragment is never sent (RFC 9110 §7.1).
         let targetStart = index + 1
         index = targetStart
+        while index + 8 <= line.upperBound, ASCIIWords.isPlainTarget(ASCIIWords.word(buffer, at: index)) { index += 8 }
         while index < line.upperBound, ASCII.isVisible(buffer[index]), buffer[index] != ASCII.hash { index += 1 }
         if index < line.upperBound, buffer[index] == ASCII.hash {
             throw HTTPParseError(.badRequest, "fragment in request target")
