@@ -1,11 +1,14 @@
+import Synchronization
+
 /// What route searches need of a snapshot, built once: the stations in narrow north-south strips of longitude,
 /// each strip sorted by latitude and holding each station's location and `cosLatitude` (a request measures
 /// thousands of candidates and reads these, never the station records or a cosine). A corridor box then visits
 /// little beyond the stations inside it (the spatial grid's 0.1° cells hold several times a 2 km corridor box's
 /// stations, and a route of 200 legs asks for dozens of boxes, one per run of legs: `CorridorRuns`).
-import Synchronization
-
-public struct CorridorIndex: Sendable {
+///
+/// A class: a route search copies the index (its subset, out of a `BuiltOnce` cell) several times, and a struct of
+/// six shared arrays was six reference counts bumped per copy, on cache lines both event loops write.
+public final class CorridorIndex: Sendable {
     private let originLongitude: Double
     private let stripCount: Int
     /// `members[stripStart[s]..<stripStart[s + 1]]`: the slots in strip `s`, southernmost first; stations with
