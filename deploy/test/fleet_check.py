@@ -192,6 +192,18 @@ class Fleet:
         self.procs.live.remove(proc)
         self.live[i] = None
 
+    def last_words(self):
+        """Why an instance does not serve: each one's exit status, whether /health answers, the end of its log."""
+        words = []
+        for i in range(3):
+            log = self.work / f"m{i}.log"
+            lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
+            status = self.live[i].poll() if self.live[i] else "stopped"
+            answer = http_get(f"http://127.0.0.1:{self.ports[i]}/health", timeout=2)
+            words.append(f"m{i} exit={status} /health={answer.status or 'no answer'}: "
+                         + (" | ".join(line[-160:] for line in lines[-3:]) if lines else "no log"))
+        return "; ".join(words)
+
     def health(self, i, port=None):
         reply = http_get(f"http://127.0.0.1:{port or self.ports[i]}/health", timeout=5)
         try:
@@ -565,7 +577,7 @@ def main():
         problem = fleet.start_nginx()
         results.check("the shipped nginx config (3 upstreams) passes nginx -t", problem is None, problem or "")
         serving = wait_for(120, lambda: all(fleet.health(i) for i in range(3)), 0.5)
-        results.check("3 Petty instances serve", serving)
+        results.check("3 Petty instances serve", serving, "" if serving else fleet.last_words())
         if not serving or problem:
             return results
         skew = [None if c is None else round(c - clock.now(), 1) for c in (fleet.wall_clock(i) for i in range(3))]
