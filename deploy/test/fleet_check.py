@@ -92,13 +92,8 @@ class Etcd:
 
     def last_words(self):
         """Why a member did not come up: each one's exit status and the last line of its log."""
-        words = []
-        for i in range(3):
-            log = self.work / f"etcd{i}.log"
-            lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
-            status = self.live[i].poll() if self.live[i] else "stopped"
-            words.append(f"e{i} exit={status}: {lines[-1][-200:] if lines else 'no log'}")
-        return "; ".join(words)
+        return "; ".join(process_words(f"e{i}", self.live[i], self.work / f"etcd{i}.log", lines=1, width=200)
+                         for i in range(3))
 
     def kill(self, i):
         proc = self.live[i]
@@ -157,6 +152,14 @@ class Etcd:
         return None, 0
 
 
+def process_words(name, proc, log, lines, width, extra=""):
+    """One member's last words: its exit status (None while it runs), `extra`, and the last `lines` of its log."""
+    text = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
+    status = proc.poll() if proc else "stopped"
+    tail = " | ".join(line[-width:] for line in text[-lines:]) if text else "no log"
+    return f"{name} exit={status}{' ' + extra if extra else ''}: {tail}"
+
+
 # --- Petty instances and nginx ------------------------------------------------------------------------------
 
 class Fleet:
@@ -194,15 +197,10 @@ class Fleet:
 
     def last_words(self):
         """Why an instance does not serve: each one's exit status, whether /health answers, the end of its log."""
-        words = []
-        for i in range(3):
-            log = self.work / f"m{i}.log"
-            lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
-            status = self.live[i].poll() if self.live[i] else "stopped"
-            answer = http_get(f"http://127.0.0.1:{self.ports[i]}/health", timeout=2)
-            words.append(f"m{i} exit={status} /health={answer.status or 'no answer'}: "
-                         + (" | ".join(line[-160:] for line in lines[-3:]) if lines else "no log"))
-        return "; ".join(words)
+        return "; ".join(
+            process_words(f"m{i}", self.live[i], self.work / f"m{i}.log", lines=3, width=160,
+                          extra=f"/health={http_get(f'http://127.0.0.1:{self.ports[i]}/health', timeout=2).status or 'no answer'}")
+            for i in range(3))
 
     def health(self, i, port=None):
         reply = http_get(f"http://127.0.0.1:{port or self.ports[i]}/health", timeout=5)
