@@ -87,12 +87,37 @@ def port_free(port):
     return port not in listening_ports()
 
 
-def free_port(low=20000, high=59999):
-    taken = listening_ports()
+def free_port(low=20000, high=None):
+    """A port no local socket holds (any state), below the kernel's ephemeral range when it starts above `low`: a
+    connection some process opens between this choice and the bind then never takes the port (the fleet's etcd
+    peers and Petty's etcd clients open many while their neighbours start)."""
+    high = high or max(low + 1000, ephemeral_range_start() - 1)
+    taken = local_ports()
     for port in random.sample(range(low, high + 1), 100):
         if port not in taken:
             return port
     raise RuntimeError("no free port found")
+
+
+def ephemeral_range_start():
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def local_ports():
+    """Local TCP ports of every socket in /proc/net/tcp and tcp6, whatever its state."""
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                next(f)
+                ports.update(int(line.split()[1].rsplit(":", 1)[1], 16) for line in f)
+        except OSError:
+            pass
+    return ports
 
 
 class Response:

@@ -28,8 +28,8 @@ def ensure_libfaketime():
     found = glob.glob(LIBRARY_GLOB)
     if not found and shutil.which("apt-get"):
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "faketime"], env=env, check=False, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", "-o", "Acquire::Retries=3", "update", "-qq"], env=env, check=False)
+        subprocess.run(["apt-get", "-o", "Acquire::Retries=3", "install", "-y", "-qq", "faketime"], env=env, check=False, stdout=subprocess.DEVNULL)
         found = glob.glob(LIBRARY_GLOB)
     return found[0] if found else None
 
