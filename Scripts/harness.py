@@ -68,19 +68,8 @@ def wait_for(seconds, predicate, interval=0.2):
 
 
 def listening_ports():
-    """TCP ports in LISTEN state on any address (/proc/net/tcp and tcp6, state 0A)."""
-    ports = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table) as f:
-                next(f)
-                for line in f:
-                    fields = line.split()
-                    if fields[3] == "0A":
-                        ports.add(int(fields[1].rsplit(":", 1)[1], 16))
-        except OSError:
-            pass
-    return ports
+    """TCP ports in LISTEN state on any address (state 0A)."""
+    return local_ports(state="0A")
 
 
 def port_free(port):
@@ -107,14 +96,18 @@ def ephemeral_range_start():
         return 32768
 
 
-def local_ports():
-    """Local TCP ports of every socket in /proc/net/tcp and tcp6, whatever its state."""
+def local_ports(state=None):
+    """Local TCP ports in /proc/net/tcp and tcp6: of every socket, or only of those in `state` (hex, as the table
+    writes it)."""
     ports = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table) as f:
                 next(f)
-                ports.update(int(line.split()[1].rsplit(":", 1)[1], 16) for line in f)
+                for line in f:
+                    fields = line.split()
+                    if state is None or fields[3] == state:
+                        ports.add(int(fields[1].rsplit(":", 1)[1], 16))
         except OSError:
             pass
     return ports
