@@ -33,7 +33,8 @@ final class ServerContext: Sendable {
     }
 }
 
-/// One epoll set on its own thread. Every connection it accepts stays on it; nothing here is shared but the listener.
+/// One epoll set on its own thread, with its own listener. Every connection it accepts stays on it; loops share
+/// nothing but atomics.
 /// A thin shell: it moves bytes between sockets and each connection's `ConnectionMachine`, and does what the
 /// machine asks (send, shut down, close, watch for readable/writable).
 // @unchecked: all mutable state belongs to the loop's own thread; other threads only write to its eventfd.

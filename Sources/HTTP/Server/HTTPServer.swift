@@ -3,12 +3,13 @@ import Glibc
 #endif
 import CEpoll
 
-/// The listener plus its event loops. `start()` binds and returns; `shutdown()` drains and joins the loops.
+/// The event loops, each with its own listener on the one port. `start()` binds and returns; `shutdown()` drains
+/// and joins the loops.
 // @unchecked: `listener` and `loops` change only in start() and shutdown(), called from one thread; loops share only atomics.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let context: ServerContext
-    private var listener: Listener?
+    private var listeners: [Listener] = []
     private var loops: [EventLoop] = []
 
     /// `metrics` receives the bytes sent and the open connections (the responder counts requests).
@@ -19,22 +20,37 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// The bound port (useful with port 0); nil before `start()`.
-    public var port: Int? { listener?.port }
+    public var port: Int? { listeners.first?.port }
 
     public var openConnections: Int { context.metrics.openConnections.load(ordering: .relaxed) }
 
     public func start() throws(ListenerError) {
         Sys.ignoreSIGPIPE()
         Sys.raiseFileDescriptorLimit()
-        let listener = try Listener(host: configuration.hostname, port: configuration.port)
-        self.listener = listener
+        let count = max(1, configuration.threads)
+        // One listening socket per loop (SO_REUSEPORT): under `Connection: close` traffic a single shared accept
+        // queue cost about 8% of throughput (`Benchmarks/bench.sh` close row). The trade: a connection waits for
+        // the loop the kernel hashed it to, which is why every handler answers from memory.
+        // A probe without SO_REUSEPORT first, so a port another process holds is still an error: the group's
+        // sockets would otherwise share it with a second Petty of the same user.
+        let probe = try Listener(host: configuration.hostname, port: configuration.port)
+        let port = probe.port
+        probe.close()
+        var listeners: [Listener] = []
+        for _ in 0..<count {
+            do { listeners.append(try Listener(host: configuration.hostname, port: port, reusePort: true)) } catch {
+                listeners.forEach { $0.close() }
+                throw error
+            }
+        }
+        self.listeners = listeners
         do {
-            loops = try (0..<max(1, configuration.threads)).map { try EventLoop(index: $0, context: context, listener: listener) }
+            loops = try (0..<count).map { try EventLoop(index: $0, context: context, listener: listeners[$0]) }
         } catch let error as SocketError {
-            listener.close()
+            listeners.forEach { $0.close() }
             throw .system(error)
         } catch {
-            listener.close()
+            listeners.forEach { $0.close() }
             throw .system(SocketError("epoll"))
         }
         loops.forEach { $0.start() }
@@ -46,10 +62,10 @@ public final class HTTPServer: @unchecked Sendable {
         loops.forEach { $0.requestDrain() }
         // After the drain request, so a loop woken by the dead listener finds the drain flag and unregisters it
         // instead of spinning; before the loops finish, because a loop busy with a slow request cannot.
-        listener?.stopAccepting()
+        listeners.forEach { $0.stopAccepting() }
         loops.forEach { $0.waitUntilFinished() }
         loops = []
-        listener?.close()
-        listener = nil
+        listeners.forEach { $0.close() }
+        listeners = []
     }
 }

@@ -17,15 +17,16 @@ public enum ListenerError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// A bound, listening, non-blocking TCP socket shared by every event loop (each polls it with EPOLLEXCLUSIVE).
-// @unchecked: an immutable file descriptor after init; accept4 on it is safe from every loop.
+/// A bound, listening, non-blocking TCP socket. `HTTPServer` gives each event loop its own, all on one port with
+/// SO_REUSEPORT, so the kernel spreads new connections over the loops without a shared accept queue.
+// @unchecked: an immutable file descriptor after init; accept4 on it is safe from any thread.
 final class Listener: @unchecked Sendable {
     let fd: Int32
     let host: String
     /// The bound port (the real one when asked for port 0).
     let port: Int
 
-    init(host: String, port: Int, backlog: Int32 = 4096) throws(ListenerError) {
+    init(host: String, port: Int, reusePort: Bool = false, backlog: Int32 = 4096) throws(ListenerError) {
         let address: SocketAddress
         do { address = try SocketAddress.resolve(host: host, port: port) } catch let error as ListenerError {
             throw error
@@ -34,6 +35,7 @@ final class Listener: @unchecked Sendable {
         do { fd = try Sys.streamSocket(family: address.family) } catch { throw .system(error) }
         do {
             try Sys.setOption(fd, SOL_SOCKET, SO_REUSEADDR)
+            if reusePort { try Sys.setOption(fd, SOL_SOCKET, SO_REUSEPORT) }
             // Accepted sockets inherit it on Linux, which saves a setsockopt per connection.
             try Sys.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)
             if address.family == AF_INET6 {
