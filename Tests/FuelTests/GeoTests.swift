@@ -14,6 +14,30 @@ import TestSupport
         #expect(abs(melbourne.distanceKm(to: sydney) - distance) < 1e-9)
     }
 
+    /// The series below `SmallAngle.limit` stands in for libm: within one unit in the last place of it on both
+    /// sides of the limit, so a distance differs from libm's haversine by at most a few ulps.
+    @Test func smallAnglesAgreeWithLibmWithinAnUlp() {
+        // The worst disagreement in units in the last place of libm's answer.
+        func ulps(_ x: Double) -> Double {
+            max(abs(SmallAngle.sin(x) - sin(x)) / sin(x).magnitude.ulp, abs(SmallAngle.asin(x) - asin(x)) / asin(x).magnitude.ulp)
+        }
+        var random = SplitMix64(seed: 11)
+        var worst = 0.0
+        for _ in 0..<200_000 {
+            worst = max(worst, ulps(Double(random.next() % 2_000_001) / 1_000_000 * SmallAngle.limit - SmallAngle.limit))
+        }
+        #expect(worst <= 1)
+        for x in [SmallAngle.limit.nextDown, SmallAngle.limit, -SmallAngle.limit.nextDown, 1e-9, 0.5, -1, 1, 0, -0.0] {
+            #expect(ulps(x) <= 1, "at \(x)")
+        }
+        // A leg of a route and a nearby station: the libm haversine, to a millimetre in a billion.
+        let near = Coordinate(latitude: -33.8, longitude: 151.1)
+        let libm = 2 * Coordinate.earthRadiusKm * asin((pow(sin((near.latitude - sydney.latitude) * .pi / 360), 2)
+            + cos(sydney.latitude * .pi / 180) * cos(near.latitude * .pi / 180)
+            * pow(sin((near.longitude - sydney.longitude) * .pi / 360), 2)).squareRoot())
+        #expect(abs(sydney.distanceKm(to: near) - libm) < 1e-9)
+    }
+
     @Test func aPointIsZeroKmFromItself() {
         #expect(sydney.distanceKm(to: sydney) == 0)
     }

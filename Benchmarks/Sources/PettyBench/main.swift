@@ -5,6 +5,7 @@
 //   PettyBench history-memory [--stations 8000] [--prices 30000] [--days 90] [--changes-per-day 1] [--seed 42]
 //   PettyBench station-access [--stations 8000] [--runs 15] [--seed 42]
 //   PettyBench along-search --urls FILE [--runs 15]
+//   PettyBench respond --urls FILE --data-dir DIR [--runs 9]
 //
 // Build with `swift build -c release --product PettyBench`; timings from a debug build mean nothing.
 import Foundation
@@ -26,6 +27,8 @@ do {
         try StationAccess.run(Options(arguments.dropFirst()))
     case "along-search":
         try AlongSearch.run(Options(arguments.dropFirst()))
+    case "respond":
+        try Respond.run(Options(arguments.dropFirst()))
     default:
         FileHandle.standardError.write(Data("""
             usage: PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
@@ -33,6 +36,7 @@ do {
                    PettyBench history-memory [--stations 8000] [--prices 30000] [--days 90] [--changes-per-day 1] [--seed 42]
                    PettyBench station-access [--stations 8000] [--runs 15] [--seed 42]
                    PettyBench along-search --urls FILE [--runs 15]
+                   PettyBench respond --urls FILE --data-dir DIR [--runs 9]
 
             """.utf8))
         exit(2)

@@ -18,9 +18,32 @@ extension Coordinate {
         let toRadians = Double.pi / 180
         let dLat = other.latitude * toRadians - latitude * toRadians
         let dLng = (other.longitude - longitude) * toRadians
-        let sinLat = sin(dLat / 2)
-        let sinLng = sin(dLng / 2)
+        let sinLat = SmallAngle.sin(dLat / 2)
+        let sinLng = SmallAngle.sin(dLng / 2)
         let h = sinLat * sinLat + cosLatitude * otherCosLatitude * sinLng * sinLng
-        return 2 * Self.earthRadiusKm * asin(min(1, h.squareRoot()))
+        return 2 * Self.earthRadiusKm * SmallAngle.asin(min(1, h.squareRoot()))
+    }
+}
+
+/// sin and asin as libm computes them, with a short Taylor series below `limit`: every distance a motorist asks
+/// about (a nearby station, a leg of a route) is an angle of a few thousandths of a radian, where libm's general
+/// algorithm was a tenth of a route search's time. Below the limit the first omitted term is under 1e-19 of the
+/// result, so the series is within rounding (one unit in the last place) of libm; above it, libm.
+enum SmallAngle {
+    /// 2^-10 rad: half-angles of distances up to about 12 km.
+    static let limit = 0x1p-10
+
+    @inline(__always)
+    static func sin(_ x: Double) -> Double {
+        guard abs(x) < limit else { return Foundation.sin(x) }
+        let x2 = x * x
+        return x + x * (x2 * (-1.0 / 6 + x2 * (1.0 / 120)))
+    }
+
+    @inline(__always)
+    static func asin(_ y: Double) -> Double {
+        guard abs(y) < limit else { return Foundation.asin(y) }
+        let y2 = y * y
+        return y + y * (y2 * (1.0 / 6 + y2 * (3.0 / 40)))
     }
 }
