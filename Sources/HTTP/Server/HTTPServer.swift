@@ -5,7 +5,7 @@ import CEpoll
 
 /// The event loops, each with its own listener on the one port. `start()` binds and returns; `shutdown()` drains
 /// and joins the loops.
-// @unchecked: `listener` and `loops` change only in start() and shutdown(), called from one thread; loops share only atomics.
+// @unchecked: `listeners` and `loops` change only in start() and shutdown(), called from one thread; loops share only atomics.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let context: ServerContext
@@ -33,7 +33,7 @@ public final class HTTPServer: @unchecked Sendable {
         // the loop the kernel hashed it to, which is why every handler answers from memory.
         // A probe without SO_REUSEPORT first, so a port another process holds is still an error: the group's
         // sockets would otherwise share it with a second Petty of the same user.
-        let probe = try Listener(host: configuration.hostname, port: configuration.port)
+        let probe = try Listener(host: configuration.hostname, port: configuration.port, listening: false)
         let port = probe.port
         probe.close()
         var listeners: [Listener] = []

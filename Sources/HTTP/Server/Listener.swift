@@ -26,7 +26,9 @@ final class Listener: @unchecked Sendable {
     /// The bound port (the real one when asked for port 0).
     let port: Int
 
-    init(host: String, port: Int, reusePort: Bool = false, backlog: Int32 = 4096) throws(ListenerError) {
+    /// `listening: false` binds only: a probe that proves the port free (and learns it, for port 0) without ever
+    /// taking a connection that would then be reset when it closes.
+    init(host: String, port: Int, reusePort: Bool = false, listening: Bool = true, backlog: Int32 = 4096) throws(ListenerError) {
         let address: SocketAddress
         do { address = try SocketAddress.resolve(host: host, port: port) } catch let error as ListenerError {
             throw error
@@ -52,9 +54,11 @@ final class Listener: @unchecked Sendable {
             Sys.close(fd)
             throw error.isAddressInUse ? .addressInUse(host: host, port: port) : .system(error)
         }
-        do { try Sys.listen(fd, backlog: backlog) } catch {
-            Sys.close(fd)
-            throw .system(error)
+        if listening {
+            do { try Sys.listen(fd, backlog: backlog) } catch {
+                Sys.close(fd)
+                throw .system(error)
+            }
         }
         let local = Sys.localAddress(fd)
         self.fd = fd
