@@ -67,6 +67,14 @@ def wait_for(seconds, predicate, interval=0.2):
         time.sleep(interval)
 
 
+def apt_install(*packages):
+    """Debian packages, installed quietly with apt's retries; a failure shows as the package still missing."""
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "-o", "Acquire::Retries=3", "update", "-qq"], env=env, check=False)
+    subprocess.run(["apt-get", "-o", "Acquire::Retries=3", "install", "-y", "-qq", *packages], env=env, check=False,
+                   stdout=subprocess.DEVNULL)
+
+
 def listening_ports():
     """TCP ports in LISTEN state on any address (state 0A)."""
     return local_ports(state="0A")

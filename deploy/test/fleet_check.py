@@ -32,7 +32,7 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "Scripts"))
-from harness import ROOT, Processes, Results, free_port, http_get, nginx_temp_paths, raise_on_signals, wait_for  # noqa: E402
+from harness import ROOT, Processes, Results, apt_install, free_port, http_get, nginx_temp_paths, raise_on_signals, wait_for  # noqa: E402
 from fleet_clock import MemberClock, build_timerfd_shim, ensure_libfaketime, in_tomorrow_window  # noqa: E402
 from fleet_fakes import NSW, FuelWatch, poll_runs  # noqa: E402
 
@@ -55,10 +55,7 @@ def b64(text):
 def ensure_etcd():
     if not shutil.which("etcd"):
         note("installing Debian's etcd-server")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "-o", "Acquire::Retries=3", "update", "-qq"], env=env, check=False)
-        subprocess.run(["apt-get", "-o", "Acquire::Retries=3", "install", "-y", "-qq", "etcd-server"], env=env, check=False,
-                       stdout=subprocess.DEVNULL)
+        apt_install("etcd-server")
     if not shutil.which("etcd"):
         return None
     out = subprocess.run(["etcd", "--version"], capture_output=True, text=True).stdout

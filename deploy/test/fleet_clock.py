@@ -10,12 +10,13 @@ timerfd_settime to the kernel: libfaketime 0.9.10 mangles absolute monotonic tim
 Task.sleep ever returns (nothing is elected). Faking CLOCK_MONOTONIC too leaves the timers dead even with the shim.
 """
 import glob
-import os
 import shutil
 import subprocess
 import time
 from email.utils import parsedate_to_datetime
 from pathlib import Path
+
+from harness import apt_install  # the importer puts Scripts/ on sys.path
 
 PERTH_OFFSET = 8 * 3600  # UTC+8 all year
 MEMBER_PERTH_START = 16 * 3600  # 16:00 Perth: 1.5 h after publication, 14 h before the 06:00 rollover
@@ -27,9 +28,7 @@ def ensure_libfaketime():
     """The path of libfaketime.so.1, installing Debian's `faketime` when it is missing; None if that failed."""
     found = glob.glob(LIBRARY_GLOB)
     if not found and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "-o", "Acquire::Retries=3", "update", "-qq"], env=env, check=False)
-        subprocess.run(["apt-get", "-o", "Acquire::Retries=3", "install", "-y", "-qq", "faketime"], env=env, check=False, stdout=subprocess.DEVNULL)
+        apt_install("faketime")
         found = glob.glob(LIBRARY_GLOB)
     return found[0] if found else None
 

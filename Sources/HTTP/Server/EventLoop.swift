@@ -154,8 +154,8 @@ final class EventLoop: @unchecked Sendable {
 
     private func startListening() {
         guard !listening else { return }
-        listening = Sys.epollControl(
-            epfd, EPOLL_CTL_ADD, listener.fd, events: cepoll_in() | UInt32(EPOLLEXCLUSIVE.rawValue), einvalIsBug: false)
+        // This loop is its listener's only waiter, so no wake-up is shared (no EPOLLEXCLUSIVE).
+        listening = Sys.epollControl(epfd, EPOLL_CTL_ADD, listener.fd, events: cepoll_in())
     }
 
     private func stopListening() {

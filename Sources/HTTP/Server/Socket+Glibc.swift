@@ -192,17 +192,16 @@ enum Sys {
     }
 
     /// Adds, modifies or removes `fd` in the epoll set; false when the kernel refused (e.g. out of memory).
-    /// `einvalIsBug: false` where EINVAL can be the kernel's answer (EPOLLEXCLUSIVE on an old kernel).
     @discardableResult
     static func epollControl(
-        _ epfd: Int32, _ op: Int32, _ fd: Int32, events: UInt32 = 0, einvalIsBug: Bool = true
+        _ epfd: Int32, _ op: Int32, _ fd: Int32, events: UInt32 = 0
     ) -> Bool {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd
         guard epoll_ctl(epfd, op, fd, &event) != 0 else { return true }
         // ENOENT/EEXIST/EPERM/ENOMEM/ENOSPC are outcomes; EBADF and EINVAL mean a wrong descriptor or op.
-        checkProgrammingError("epoll_ctl", errno, einvalIsBug: einvalIsBug)
+        checkProgrammingError("epoll_ctl", errno)
         return false
     }
 
