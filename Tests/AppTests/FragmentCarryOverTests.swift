@@ -13,7 +13,7 @@ import Testing
         }
         let before = store.current
         let sources = Dictionary(uniqueKeysWithValues: before.snapshot.statuses.map { ($0.provider, $0.source) })
-        #expect(memo.fragments(for: before.snapshot.entries, sources: sources, marks: RenderedSnapshot.marks(before.index), averages: AustralianState.allCases.map { before.index.averagesHash(of: $0) }) != nil)
+        #expect(memo.unchanged(for: before.snapshot.entries, sources: sources, marks: RenderedSnapshot.marks(before.index), averages: AustralianState.allCases.map { before.index.averagesHash(of: $0) }) != nil)
 
         // A growth rejection is remembered in the status alone (see `Snapshot.merging`).
         store.update { dataset in
@@ -28,6 +28,9 @@ import Testing
         #expect(FragmentCarryOver.sameStorage(before.snapshot.entries, afterFailure.snapshot.entries))
         #expect(afterFailure.rendered.fragments == before.rendered.fragments)
         #expect(afterFailure.rendered.detailBodies == before.rendered.detailBodies)
+        // Not only equal: the very same buffers, so a status-only change allocates no station JSON.
+        let allShared = zip(afterFailure.rendered.detailBodies, before.rendered.detailBodies).allSatisfy(Self.sameBuffer)
+        #expect(allShared)
 
         let wa = try require(before.snapshot.entries.first { $0.station.state == .WA && !$0.prices.isEmpty })
         let price = wa.prices[0]
@@ -40,5 +43,17 @@ import Testing
         let slot = try require(afterDelta.snapshot.slot(of: wa.id))
         let text = String(decoding: afterDelta.rendered.fragments[slot], as: UTF8.self)
         #expect(text.contains(PriceTenths(tenths: price.price.tenths + 10).description))
+        // The other states' stations keep their bodies; the repriced one has a new one.
+        let oldSlot = try require(afterFailure.snapshot.slot(of: wa.id))
+        let repricedShared = Self.sameBuffer(afterDelta.rendered.detailBodies[slot], afterFailure.rendered.detailBodies[oldSlot])
+        #expect(!repricedShared)
+        let nsw = try require(afterDelta.snapshot.entries.firstIndex { $0.station.state == .NSW })
+        let nswBefore = try require(afterFailure.snapshot.slot(of: afterDelta.snapshot.entries[nsw].id))
+        let nswShared = Self.sameBuffer(afterDelta.rendered.detailBodies[nsw], afterFailure.rendered.detailBodies[nswBefore])
+        #expect(nswShared)
+    }
+
+    static func sameBuffer(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 }

@@ -33,7 +33,12 @@ import Testing
     @Test func theCopiedIDAndNameAreWhatEscapingTheNameWrites() throws {
         var checked = 0
         for entry in Self.dataset.snapshot.entries {
-            let fragment = StationEncoding.fragment(entry, source: .sample)
+            // As a render stores it: a slice of the detail body, whose indices do not start at zero.
+            let plain = StationEncoding.fragment(entry, source: .sample)
+            let body = StationEncoding.detailBody(
+                fragment: plain[...], openNow: nil, meta: DataMeta(snapshot: Self.dataset.snapshot, states: [entry.station.state]))
+            let fragment = StationEncoding.fragment(inDetailBody: body, count: plain.count)
+            #expect(Array(fragment) == plain)
             var copied = JSONWriter()
             withUnsafePointer(to: entry) { SummaryController.writeIDAndName($0, fragment: fragment, into: &copied) }
             var written = JSONWriter()
@@ -44,8 +49,8 @@ import Testing
             checked += 1
         }
         #expect(checked == Self.names.count)
-        #expect(StationEncoding.nameEnd(in: Array("{\"id\":1,\"brand\":\"x\"".utf8)) == nil)
-        #expect(StationEncoding.nameEnd(in: Array("{\"id\":1,\"name\":\"unterminated\\\"".utf8)) == nil)
+        #expect(StationEncoding.nameEnd(in: Array("{\"id\":1,\"brand\":\"x\"".utf8)[...]) == nil)
+        #expect(StationEncoding.nameEnd(in: Array("{\"id\":1,\"name\":\"unterminated\\\"".utf8)[...]) == nil)
     }
 
     @Test func summariesNearThePointNameEachStationAsShortened() throws {

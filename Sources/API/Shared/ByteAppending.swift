@@ -10,4 +10,6 @@ extension ByteAppending {
     }
 
     mutating func raw(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
+    mutating func raw(_ other: ArraySlice<UInt8>) { bytes.append(contentsOf: other) }
 }

@@ -3,8 +3,9 @@ import Fuel
 import HTTP
 import Synchronization
 
-/// The last render's station JSON, kept with the snapshot it came from (holding its entries keeps the identity check
-/// sound: a live buffer's address cannot be reused by another array).
+/// The last render's station JSON (each list fragment, and the detail body it is a slice of), kept with the snapshot
+/// it came from (holding its entries keeps the identity check sound: a live buffer's address cannot be reused by
+/// another array).
 package final class FragmentCarryOver: Sendable {
     package init() {}
 
@@ -16,8 +17,18 @@ package final class FragmentCarryOver: Sendable {
         var marks: [UInt32]
         /// `FuelIndex.averagesHash` by state ordinal.
         var averages: [Int]
-        var fragments: [[UInt8]]
+        var fragments: [ArraySlice<UInt8>]
         var hashes: [FNV1a]
+        /// By slot: the detail body, and the `open_now` byte it was written with.
+        var bodies: [[UInt8]]
+        var openNow: [UInt8]
+        /// By state ordinal: `DataMeta.hash` of the detail meta the bodies carry.
+        var detailMetaHashes: [UInt64]
+
+        /// The body of `slot` when `openNow` and the state's detail meta are still the ones it was written with.
+        func body(of slot: Int, openNow: UInt8, metaHash: UInt64, state: Int) -> [UInt8]? {
+            self.openNow[slot] == openNow && detailMetaHashes[state] == metaHash ? bodies[slot] : nil
+        }
 
         /// The slot of the last render whose fragment `entry` may reuse (same entry, source, price flags and
         /// state averages), or nil.
@@ -31,24 +42,24 @@ package final class FragmentCarryOver: Sendable {
 
     private let last = Mutex<Memo?>(nil)
 
-    func fragments(
+    /// The last render when it was of these very entries, with the same sources, price flags and averages: every
+    /// slot's JSON is reusable as it stands.
+    func unchanged(
         for entries: [StationEntry], sources: [ProviderID: DataSource], marks: [UInt32], averages: [Int]
-    ) -> (fragments: [[UInt8]], hashes: [FNV1a])? {
+    ) -> Memo? {
         last.withLock { memo in
             guard let memo, memo.sources == sources, memo.marks == marks, memo.averages == averages,
                 Self.sameStorage(memo.snapshot.entries, entries)
             else { return nil }
-            return (memo.fragments, memo.hashes)
+            return memo
         }
     }
 
     /// The last render, for reuse station by station (`Memo.reusableSlot`).
     func previous() -> Memo? { last.withLock { $0 } }
 
-    func remember(
-        snapshot: Snapshot, sources: [ProviderID: DataSource], marks: [UInt32], averages: [Int], fragments: [[UInt8]], hashes: [FNV1a]
-    ) {
-        last.withLock { $0 = Memo(snapshot: snapshot, sources: sources, marks: marks, averages: averages, fragments: fragments, hashes: hashes) }
+    func remember(_ memo: Memo) {
+        last.withLock { $0 = memo }
     }
 
     static func sameStorage(_ a: [StationEntry], _ b: [StationEntry]) -> Bool {

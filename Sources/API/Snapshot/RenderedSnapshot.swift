@@ -9,8 +9,8 @@ import Synchronization
 /// A class: every request reads it, and a struct of this many arrays cost a retain per field on each read (a
 /// measured share of the `station` benchmark). Immutable once built, so sharing it across event loops is safe.
 package final class RenderedSnapshot: Sendable {
-    /// By snapshot slot: the station object without its closing brace.
-    package let fragments: [[UInt8]]
+    /// By snapshot slot: the station object without its closing brace, a slice of the slot's detail body.
+    package let fragments: [ArraySlice<UInt8>]
     /// By slot: a content hash of the fragment, folded into list ETags.
     let hashes: [UInt64]
     /// By slot: the compact map-pin object without its price or closing brace (`CompactStationEncoding`).
@@ -35,7 +35,7 @@ package final class RenderedSnapshot: Sendable {
     private let referenceCell = BuiltOnce<ReferenceResponses>()
 
     init(
-        fragments: [[UInt8]], hashes: [UInt64], compactHeads: [[UInt8]], detailBodies: [[UInt8]], detailETags: [String],
+        fragments: [ArraySlice<UInt8>], hashes: [UInt64], compactHeads: [[UInt8]], detailBodies: [[UInt8]], detailETags: [String],
         detailResponses: [Response], openNowAtRender: [UInt8], lastModified: String, metaByState: [DataMeta],
         overallMeta: DataMeta, detailMetaByState: [DataMeta]
     ) {
@@ -70,8 +70,8 @@ package final class RenderedSnapshot: Sendable {
         let marks = Self.marks(index)
         // `vs_average` depends on the state's averages: JSON is reused only against equal ones.
         let averageHashes = AustralianState.allCases.map { index.averagesHash(of: $0) }
-        let reused = memo?.fragments(for: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes)
-        let previous = reused == nil ? memo?.previous() : nil
+        let reused = memo?.unchanged(for: snapshot.entries, sources: sourceByProvider, marks: marks, averages: averageHashes)
+        let previous = reused ?? memo?.previous()
         let syncToken = basis.changeFeed.end.token
         // A station's own body leaves the token out, so its ETag changes only with its state's data.
         let providers = DataMeta.providersByState(in: snapshot)
@@ -83,7 +83,7 @@ package final class RenderedSnapshot: Sendable {
         let judge = OpenNowJudge(clocks: basis.clocks, wall: wall)
         var openNow: [UInt8] = []
 
-        var fragments: [[UInt8]] = []
+        var fragments: [ArraySlice<UInt8>] = []
         var hashes: [UInt64] = []
         var bodies: [[UInt8]] = []
         var etags: [String] = []
@@ -92,38 +92,40 @@ package final class RenderedSnapshot: Sendable {
         bodies.reserveCapacity(snapshot.entries.count)
         etags.reserveCapacity(snapshot.entries.count)
         for (slot, entry) in snapshot.entries.enumerated() {
-            let fragment: [UInt8]
+            let state = AustralianState.allCases.firstIndex(of: entry.station.state)!
+            let fragment: ArraySlice<UInt8>
             var hash = FNV1a()
-            if let reused {
-                fragment = reused.fragments[slot]
-                hash = reused.hashes[slot]
-            } else if let previous, let old = previous.reusableSlot(
-                for: entry, source: sourceByProvider[entry.station.provider], marks: marks[slot],
-                averages: averageHashes[AustralianState.allCases.firstIndex(of: entry.station.state)!])
-            {
+            let old = reused != nil ? slot : previous?.reusableSlot(
+                for: entry, source: sourceByProvider[entry.station.provider], marks: marks[slot], averages: averageHashes[state])
+            if let previous, let old {
                 fragment = previous.fragments[old]
                 hash = previous.hashes[old]
             } else {
-                fragment = StationEncoding.fragment(
+                let fresh = StationEncoding.fragment(
                     entry, source: sourceByProvider[entry.station.provider] ?? .live,
                     standing: { index.standing($0, slot: slot) }, versus: { index.versusAverageComparison($0, slot: slot) })
-                hash.combine(fragment)
+                hash.combine(fresh)
+                fragment = fresh[...]
             }
             let contentHash = hash
-            let meta = detailMetaByState[AustralianState.allCases.firstIndex(of: entry.station.state)!]
+            let meta = detailMetaByState[state]
             let open = judge(entry.station)
-            let body = StationEncoding.detailBody(fragment: fragment, openNow: open, meta: meta)
-            hash.combine(StationEncoding.openNowByte(open))
+            let openByte = StationEncoding.openNowByte(open)
+            // A status-only change, or a poll that moved a few prices, leaves most bodies as they were: keep them.
+            let body = old.flatMap { previous?.body(of: $0, openNow: openByte, metaHash: meta.hash, state: state) }
+                ?? StationEncoding.detailBody(fragment: fragment, openNow: open, meta: meta)
+            hash.combine(openByte)
             hash.combine(meta.hash)
-            openNow.append(StationEncoding.openNowByte(open))
-            fragments.append(fragment)
+            openNow.append(openByte)
+            fragments.append(StationEncoding.fragment(inDetailBody: body, count: fragment.count))
             hashes.append(contentHash.value)
             bodies.append(body)
             etags.append(hash.etag)
         }
-        memo?.remember(
+        memo?.remember(FragmentCarryOver.Memo(
             snapshot: snapshot, sources: sourceByProvider, marks: marks, averages: averageHashes, fragments: fragments,
-            hashes: hashes.map { FNV1a(value: $0) })
+            hashes: hashes.map { FNV1a(value: $0) }, bodies: bodies, openNow: openNow,
+            detailMetaHashes: detailMetaByState.map(\.hash)))
         let changed = snapshot.changedAt ?? Date()
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
         let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified, memoized: true) }

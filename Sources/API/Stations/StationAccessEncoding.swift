@@ -44,10 +44,11 @@ struct OpenNowJudge {
 }
 
 extension StationEncoding {
-    /// `{"data": station, "meta": meta}` for `GET /v1/stations/:id`.
-    static func detailBody(fragment: [UInt8], openNow: Bool?, meta: DataMeta) -> [UInt8] {
-        var body = JSONWriter(capacity: fragment.count + 112)
-        body.raw("{\"data\":")
+    /// `{"data": station, "meta": meta}` for `GET /v1/stations/:id`. Sized exactly: a snapshot holds one per station,
+    /// and the station's list fragment is a slice of it (`fragment(inDetailBody:count:)`), not a copy of its own.
+    static func detailBody(fragment: ArraySlice<UInt8>, openNow: Bool?, meta: DataMeta) -> [UInt8] {
+        var body = JSONWriter(capacity: detailPrefix.utf8CodeUnitCount + fragment.count + 32 + meta.fields.count)  // 29 bytes around the two
+        body.raw(detailPrefix)
         body.raw(fragment)
         writeOpenNow(openNow, into: &body)
         body.raw("},\"meta\":")
@@ -55,4 +56,12 @@ extension StationEncoding {
         body.raw("}")
         return body.bytes
     }
+
+    /// The station's list fragment inside a `detailBody` whose fragment was `count` bytes long.
+    static func fragment(inDetailBody body: [UInt8], count: Int) -> ArraySlice<UInt8> {
+        let start = detailPrefix.utf8CodeUnitCount
+        return body[start..<start + count]
+    }
+
+    private static let detailPrefix: StaticString = "{\"data\":"
 }

@@ -54,13 +54,13 @@ enum StationEncoding {
 
     /// Where `{"id":…,"name":"…"` ends in a `fragment`: just past the name's closing quote (an escaped quote inside
     /// the name is skipped), or nil for bytes that do not start that way.
-    static func nameEnd(in fragment: [UInt8]) -> Int? {
+    static func nameEnd(in fragment: ArraySlice<UInt8>) -> Int? {
         let key: StaticString = ",\"name\":\""
         guard let comma = fragment.firstIndex(of: UInt8(ascii: ",")),
               key.withUTF8Buffer({ fragment[comma...].starts(with: $0) })
         else { return nil }
         var position = comma + key.utf8CodeUnitCount
-        while position < fragment.count {
+        while position < fragment.endIndex {
             switch fragment[position] {
             case UInt8(ascii: "\\"): position += 2
             case UInt8(ascii: "\""): return position + 1

@@ -133,7 +133,7 @@ struct SummaryController: RouteCollection {
     /// (nil: written from `entry`).
     /// Read through a pointer: a record passed by value was copied whole (each of its strings retained) per station.
     static func write(
-        _ entry: UnsafePointer<StationEntry>, fragment: [UInt8]?, distanceKm: Double?, fuel: FuelType, openNow: Bool?,
+        _ entry: UnsafePointer<StationEntry>, fragment: ArraySlice<UInt8>?, distanceKm: Double?, fuel: FuelType, openNow: Bool?,
         into json: inout JSONWriter
     ) {
         writeIDAndName(entry, fragment: fragment, into: &json)
@@ -150,7 +150,7 @@ struct SummaryController: RouteCollection {
 
     /// `{"id":1,"name":"..."`: copied from the station's fragment, already escaped, when the name is written whole;
     /// escaped here when it is shortened.
-    static func writeIDAndName(_ entry: UnsafePointer<StationEntry>, fragment: [UInt8]?, into json: inout JSONWriter) {
+    static func writeIDAndName(_ entry: UnsafePointer<StationEntry>, fragment: ArraySlice<UInt8>?, into json: inout JSONWriter) {
         if entry.pointee.station.name.utf8.count <= maxNameCharacters, let fragment, let end = StationEncoding.nameEnd(in: fragment) {
             json.bytes.append(contentsOf: fragment[..<end])
             return
