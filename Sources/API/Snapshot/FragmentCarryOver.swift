@@ -22,12 +22,12 @@ package final class FragmentCarryOver: Sendable {
         /// By slot: the detail body, and the `open_now` byte it was written with.
         var bodies: [[UInt8]]
         var openNow: [UInt8]
-        /// By state ordinal: `DataMeta.hash` of the detail meta the bodies carry.
-        var detailMetaHashes: [UInt64]
+        /// By state ordinal: `DataMeta.fields` of the detail meta the bodies carry.
+        var detailMetaFields: [[UInt8]]
 
-        /// The body of `slot` when `openNow` and the state's detail meta are still the ones it was written with.
-        func body(of slot: Int, openNow: UInt8, metaHash: UInt64, state: Int) -> [UInt8]? {
-            self.openNow[slot] == openNow && detailMetaHashes[state] == metaHash ? bodies[slot] : nil
+        /// The body of `slot` when it was written with this `openNow` byte and a detail meta still the same.
+        func body(of slot: Int, openNow: UInt8, metaUnchanged: Bool) -> [UInt8]? {
+            metaUnchanged && self.openNow[slot] == openNow ? bodies[slot] : nil
         }
 
         /// The slot of the last render whose fragment `entry` may reuse (same entry, source, price flags and

@@ -81,6 +81,10 @@ package final class RenderedSnapshot: Sendable {
         }
         let overall = DataMeta(providers: providers, snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
         let judge = OpenNowJudge(clocks: basis.clocks, wall: wall)
+        // Compared byte for byte, once per state: a body is reused only under the very meta it was written with.
+        let metaUnchanged = previous.map { last in
+            detailMetaByState.indices.map { last.detailMetaFields[$0] == detailMetaByState[$0].fields }
+        }
         var openNow: [UInt8] = []
 
         var fragments: [ArraySlice<UInt8>] = []
@@ -112,7 +116,7 @@ package final class RenderedSnapshot: Sendable {
             let open = judge(entry.station)
             let openByte = StationEncoding.openNowByte(open)
             // A status-only change, or a poll that moved a few prices, leaves most bodies as they were: keep them.
-            let body = old.flatMap { previous?.body(of: $0, openNow: openByte, metaHash: meta.hash, state: state) }
+            let body = old.flatMap { previous?.body(of: $0, openNow: openByte, metaUnchanged: metaUnchanged?[state] ?? false) }
                 ?? StationEncoding.detailBody(fragment: fragment, openNow: open, meta: meta)
             hash.combine(openByte)
             hash.combine(meta.hash)
@@ -125,7 +129,7 @@ package final class RenderedSnapshot: Sendable {
         memo?.remember(FragmentCarryOver.Memo(
             snapshot: snapshot, sources: sourceByProvider, marks: marks, averages: averageHashes, fragments: fragments,
             hashes: hashes.map { FNV1a(value: $0) }, bodies: bodies, openNow: openNow,
-            detailMetaHashes: detailMetaByState.map(\.hash)))
+            detailMetaFields: detailMetaByState.map(\.fields)))
         let changed = snapshot.changedAt ?? Date()
         let lastModified = HTTPDate.string(fromUnixTime: Int(changed.timeIntervalSince1970))
         let responses = zip(bodies, etags).map { JSONResponse.make(body: $0, etag: $1, lastModified: lastModified, memoized: true) }
