@@ -67,6 +67,7 @@ public enum Entrypoint {
 
     static func serve(_ config: AppConfiguration) -> Int32 {
         let logger = Logger(label: "petty", level: config.logLevel)
+        if !MemoryPressure.mapLargeAllocationsAlone() { logger.warning("memory: the allocator refused a fixed mmap threshold") }
         do {
             let app = try buildApplication(config, logger: logger).app
             logger.notice("Petty \(version) starting: env=\(config.environment) listen=\(config.hostname):\(config.port) threads=\(app.server.threads) pid=\(getpid())")

@@ -183,6 +183,12 @@ enum Sys {
         _ = malloc_trim(0)
     }
 
+    /// Blocks of `bytes` or more get a mapping of their own (`M_MMAP_THRESHOLD`), which also stops glibc moving
+    /// the threshold; false if refused.
+    static func setMmapThreshold(_ bytes: Int32) -> Bool {
+        mallopt(M_MMAP_THRESHOLD, bytes) == 1
+    }
+
     // MARK: - epoll and eventfd
 
     static func epollCreate() throws -> Int32 {
