@@ -108,7 +108,7 @@ SCENARIOS = {
 }
 LARGE = ["memory", "startup", "merge", "merge_load"]
 ALL = [*SCENARIOS, *LARGE, "history-memory"]
-OPT_IN = ["fleet"]  # named only: 3 etcd members and 3 Petty instances, minutes of setup
+OPT_IN = ["fleet", "memory_polls"]  # named only: minutes each (3 etcd members and 3 Petty instances; 60 s polls)
 MEMORY_PATHS = ["/health", "/v1/stations/1", "/v1/stations?state=NSW&limit=50", "/v1/stations?state=QLD&limit=50",
                 "/v1/stations?near=-33.8688,151.2093&radius_km=5&fuel=U91&sort=price", "/stations/1",
                 "/v1/averages?state=NSW", "/v1/trends?state=VIC&fuel=U91&days=30", "/v1/tomorrow?state=WA&fuel=U91",
@@ -500,6 +500,30 @@ http {{
                            "RSS ≤ 80 MB",
                            f"VmRSS {rss:.0f} MB (VmHWM {hwm:.0f} MB) idle 5 s after one full NSW poll merged (fake provider)"))
 
+    def memory_polls(self):
+        """Opt-in: what a polling server settles at. RSS 5 s after each of MEMORY_POLLS full NSW polls, which come
+        60 s apart (the provider's shortest interval), so the row takes that many minutes."""
+        polls = int(ENV.get("MEMORY_POLLS", "4"))
+        print(f"== memory after {polls} polls: large data directory, fake NSW provider polled every 60 s", flush=True)
+        fake = self.start_fake(0)
+        log = self.work / "memory-polls.log"
+        server = self.start_petty(AUX_PORT, self.fresh_copy("mem-data"), log, NSW_ENV)
+        self.wait_ready(AUX_PORT, server, log)
+        sizes = []
+        for poll in range(1, polls + 1):
+            if not wait_for(90, lambda: (self.work / "fake.log").read_text().count("/fuel/prices") >= poll, 0.5):
+                break
+            time.sleep(5)
+            sizes.append(proc_status_kb(server.pid) / 1024)
+            print(f"   poll {poll}: VmRSS {sizes[-1]:.0f} MB", flush=True)
+        hwm = proc_status_kb(server.pid, "VmHWM") / 1024
+        self.procs.stop(server)
+        self.procs.stop(fake)
+        complete = len(sizes) == polls
+        self.rendered.append((f"memory after {polls} polls", verdict(max(sizes) <= 80) if complete else "INVALID (a poll never came)",
+                              "RSS ≤ 80 MB",
+                              f"VmRSS {', '.join(f'{mb:.0f}' for mb in sizes)} MB 5 s after each poll (VmHWM {hwm:.0f} MB)"))
+
     def health(self, port):
         return http_get(f"http://127.0.0.1:{port}/health", timeout=5).body
 
@@ -709,17 +733,17 @@ def main():
     try:
         print("== building release", flush=True)
         subprocess.run(["swift", "build", "-c", "release", "--product", "Run"], check=True, stdout=subprocess.DEVNULL)
-        if any(bench.wants(n) for n in [*LARGE, "history-memory"]):
+        if any(bench.wants(n) for n in [*LARGE, "history-memory", "memory_polls"]):
             subprocess.run(["swift", "build", "-c", "release", "--product", "PettyBench"], check=True,
                            stdout=subprocess.DEVNULL)
         wrk_names = [n for n in SCENARIOS if bench.wants(n)]
         if wrk_names:
             bench.wrk_rows(wrk_names)
-        if any(bench.wants(n) for n in LARGE):
+        if any(bench.wants(n) for n in [*LARGE, "memory_polls"]):
             bench.make_large()
         for name, run in (("memory", bench.memory), ("startup", bench.startup), ("merge", bench.merge),
                           ("merge_load", bench.merge_load), ("history-memory", bench.history_memory),
-                          ("fleet", bench.fleet)):
+                          ("memory_polls", bench.memory_polls), ("fleet", bench.fleet)):
             if bench.wants(name):
                 run()
         bench.loads.append(f"end {uptime()}")
