@@ -47,7 +47,8 @@ extension StationEncoding {
     /// `{"data": station, "meta": meta}` for `GET /v1/stations/:id`. Sized exactly: a snapshot holds one per station,
     /// and the station's list fragment is a slice of it (`fragment(inDetailBody:count:)`), not a copy of its own.
     static func detailBody(fragment: ArraySlice<UInt8>, openNow: Bool?, meta: DataMeta) -> [UInt8] {
-        var body = JSONWriter(capacity: detailPrefix.utf8CodeUnitCount + fragment.count + 32 + meta.fields.count)  // 29 bytes around the two
+        // 29 bytes at most besides the prefix, the fragment and the meta's fields: `open_now` and the braces.
+        var body = JSONWriter(capacity: detailPrefix.utf8CodeUnitCount + fragment.count + 32 + meta.fields.count)
         body.raw(detailPrefix)
         body.raw(fragment)
         writeOpenNow(openNow, into: &body)

@@ -67,6 +67,8 @@ public enum Entrypoint {
 
     static func serve(_ config: AppConfiguration) -> Int32 {
         let logger = Logger(label: "petty", level: config.logLevel)
+        // Each poll parses megabytes of provider JSON: with glibc's moving threshold those buffers settled in the heap
+        // and the resident size grew poll after poll (`SCENARIOS=memory_polls Benchmarks/bench.sh`).
         if !MemoryPressure.mapLargeAllocationsAlone() { logger.warning("memory: the allocator refused a fixed mmap threshold") }
         do {
             let app = try buildApplication(config, logger: logger).app

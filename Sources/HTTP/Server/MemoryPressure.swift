@@ -6,15 +6,14 @@ public enum MemoryPressure {
     }
 
     /// Allocations of `bytes` or more are mapped on their own and unmapped when freed. By default glibc raises this
-    /// threshold to the largest block freed so far (up to 32 MB): after one poll's payload and decode buffers, the
-    /// next poll's land in the heap among long-lived data and leave holes `releaseFreePages` cannot return, so the
-    /// resident size of a polling server climbed poll after poll. A fixed threshold keeps them out of the heap.
+    /// threshold to the largest block freed so far (up to 32 MB): after one burst of large short-lived buffers, the
+    /// next burst's land in the heap among long-lived data and leave holes `releaseFreePages` cannot return, so the
+    /// resident size climbs burst after burst. A fixed threshold keeps such buffers out of the heap.
     @discardableResult
     public static func mapLargeAllocationsAlone(atLeast bytes: Int32 = largeAllocationBytes) -> Bool {
         Sys.setMmapThreshold(bytes)
     }
 
-    /// Above the largest response bodies a request builds (a 500-station page is about 400 KB), which stay in the
-    /// heap as before; below a full provider payload.
+    /// Above a large response body (hundreds of kilobytes stay in the heap as before), below bulk input of megabytes.
     public static let largeAllocationBytes: Int32 = 1 << 20
 }
