@@ -487,10 +487,7 @@ http {{
 
         # The same after one live full NSW poll (fake provider, no delay): what a polling server holds at idle.
         print("== memory after one full NSW poll (fake provider)", flush=True)
-        fake = self.start_fake(0)
-        log = self.work / "memory-poll.log"
-        server = self.start_petty(AUX_PORT, self.fresh_copy("mem-data"), log, NSW_ENV)
-        self.wait_ready(AUX_PORT, server, log)
+        fake, server = self.start_polling_server(self.work / "memory-poll.log")
         polled = wait_for(30, lambda: nsw_poll(self.health(AUX_PORT), 0, 1e12).startswith("live@"), 0.1)
         time.sleep(5)
         rss, hwm = proc_status_kb(server.pid) / 1024, proc_status_kb(server.pid, "VmHWM") / 1024
@@ -505,10 +502,7 @@ http {{
         60 s apart (the provider's shortest interval), so the row takes that many minutes."""
         polls = int(ENV.get("MEMORY_POLLS", "4"))
         print(f"== memory after {polls} polls: large data directory, fake NSW provider polled every 60 s", flush=True)
-        fake = self.start_fake(0)
-        log = self.work / "memory-polls.log"
-        server = self.start_petty(AUX_PORT, self.fresh_copy("mem-data"), log, NSW_ENV)
-        self.wait_ready(AUX_PORT, server, log)
+        fake, server = self.start_polling_server(self.work / "memory-polls.log")
         sizes = []
         for poll in range(1, polls + 1):
             if not wait_for(90, lambda: (self.work / "fake.log").read_text().count("/fuel/prices") >= poll, 0.5):
@@ -523,6 +517,13 @@ http {{
         self.rendered.append((f"memory after {polls} polls", verdict(max(sizes) <= 80) if complete else "INVALID (a poll never came)",
                               "RSS ≤ 80 MB",
                               f"VmRSS {', '.join(f'{mb:.0f}' for mb in sizes)} MB 5 s after each poll (VmHWM {hwm:.0f} MB)"))
+
+    def start_polling_server(self, log):
+        """The fake NSW provider (no delay) and a server on a fresh copy of the large data directory polling it."""
+        fake = self.start_fake(0)
+        server = self.start_petty(AUX_PORT, self.fresh_copy("mem-data"), log, NSW_ENV)
+        self.wait_ready(AUX_PORT, server, log)
+        return fake, server
 
     def health(self, port):
         return http_get(f"http://127.0.0.1:{port}/health", timeout=5).body

@@ -25,9 +25,9 @@ package final class FragmentCarryOver: Sendable {
         /// By state ordinal: `DataMeta.fields` of the detail meta the bodies carry.
         var detailMetaFields: [[UInt8]]
 
-        /// The body of `slot` when it was written with this `openNow` byte and a detail meta still the same.
-        func body(of slot: Int, openNow: UInt8, metaUnchanged: Bool) -> [UInt8]? {
-            metaUnchanged && self.openNow[slot] == openNow ? bodies[slot] : nil
+        /// The body of `slot` when it was written with this `openNow` byte (the caller checks the detail meta).
+        func body(of slot: Int, openNow: UInt8) -> [UInt8]? {
+            self.openNow[slot] == openNow ? bodies[slot] : nil
         }
 
         /// The slot of the last render whose fragment `entry` may reuse (same entry, source, price flags and

@@ -82,9 +82,7 @@ package final class RenderedSnapshot: Sendable {
         let overall = DataMeta(providers: providers, snapshot: snapshot, states: Set(AustralianState.allCases), syncToken: syncToken)
         let judge = OpenNowJudge(clocks: basis.clocks, wall: wall)
         // Compared byte for byte, once per state: a body is reused only under the very meta it was written with.
-        let metaUnchanged = previous.map { last in
-            detailMetaByState.indices.map { last.detailMetaFields[$0] == detailMetaByState[$0].fields }
-        }
+        let metaUnchanged = detailMetaByState.indices.map { previous?.detailMetaFields[$0] == detailMetaByState[$0].fields }
         var openNow: [UInt8] = []
 
         var fragments: [ArraySlice<UInt8>] = []
@@ -116,8 +114,8 @@ package final class RenderedSnapshot: Sendable {
             let open = judge(entry.station)
             let openByte = StationEncoding.openNowByte(open)
             // A status-only change, or a poll that moved a few prices, leaves most bodies as they were: keep them.
-            let body = old.flatMap { previous?.body(of: $0, openNow: openByte, metaUnchanged: metaUnchanged?[state] ?? false) }
-                ?? StationEncoding.detailBody(fragment: fragment, openNow: open, meta: meta)
+            let kept = metaUnchanged[state] ? old.flatMap { previous?.body(of: $0, openNow: openByte) } : nil
+            let body = kept ?? StationEncoding.detailBody(fragment: fragment, openNow: open, meta: meta)
             hash.combine(openByte)
             hash.combine(meta.hash)
             openNow.append(openByte)
