@@ -13,44 +13,43 @@ extension FuelIndex {
     /// measured), in no particular order.
     func corridorHits(_ route: RoutePath, detourKm: Double, in candidates: CorridorIndex, admits: (Int) -> Bool) -> [AlongHit] {
         let runs = CorridorRuns(route: route, detourKm: detourKm)
-        let legBounds = runs.legBounds
         // Per slot: its position in `hits`, or one of these.
         let unseen: Int32 = -1, refused: Int32 = -2, admitted: Int32 = -3
         var position = [Int32](repeating: unseen, count: snapshot.entries.count)
         var hits: [AlongHit] = []
+        hits.reserveCapacity(64)
         var hints = CorridorIndex.StripHints()
-        for run in runs.runs {
-            candidates.forEach(in: run.box, hints: &hints) { slot, location, cosLatitude in
-                var known = position[slot]
-                if known == refused { return }
-                if known == unseen {
-                    known = admits(slot) ? admitted : refused
-                    position[slot] = known
+        // The arrays read per candidate and leg are read in place: through the structs each access was a bounds
+        // check and often a retain.
+        position.withUnsafeMutableBufferPointer { position in
+        route.points.withUnsafeBufferPointer { points in
+        route.cumulativeKm.withUnsafeBufferPointer { cumulativeKm in
+            let measure = LegMeasure(points: points, cumulativeKm: cumulativeKm)
+            for run in runs.runs {
+                candidates.forEach(in: run.box, hints: &hints) { slot, location, cosLatitude in
+                    var known = position[slot]
                     if known == refused { return }
-                }
-                let xScale = RoutePath.kmPerDegree * cosLatitude
-                // A leg is measured only if it could be within `detourKm` and nearer than the nearest leg so far;
-                // 1 µm of slack is far beyond the rounding of either distance.
-                var reach = (known >= 0 ? hits[Int(known)].detourKm : detourKm) + 1e-9
-                // Legs in route order and only a strictly nearer leg replacing: the earlier leg wins a tie.
-                for leg in run.legs {
-                    let bound = legBounds[leg].distanceSquaredKm(latitude: location.latitude, longitude: location.longitude, xScale: xScale)
-                    guard bound <= reach * reach else { continue }
-                    let (off, along) = route.offset(of: location, cosLatitude: cosLatitude, fromSegment: leg)
-                    guard off <= detourKm else { continue }
-                    if known < 0 {
-                        known = Int32(hits.count)
+                    if known == unseen {
+                        known = admits(slot) ? admitted : refused
                         position[slot] = known
-                        hits.append(AlongHit(slot: slot, alongKm: along, detourKm: off))
-                    } else if off < hits[Int(known)].detourKm {
-                        hits[Int(known)].alongKm = along
-                        hits[Int(known)].detourKm = off
-                    } else {
-                        continue
+                        if known == refused { return }
                     }
-                    reach = off + 1e-9
+                    // Nearer than the nearest leg of an earlier run, or within `detourKm` (its edge included).
+                    let limit = known >= 0 ? hits[Int(known)].detourKm : detourKm.nextUp
+                    guard let (nearest, nearestAlong) = measure.nearest(
+                        to: location, xScale: RoutePath.kmPerDegree * cosLatitude, among: run.legs, nearerThan: limit)
+                    else { return }
+                    if known < 0 {
+                        position[slot] = Int32(hits.count)
+                        hits.append(AlongHit(slot: slot, alongKm: nearestAlong, detourKm: nearest))
+                    } else {
+                        hits[Int(known)].alongKm = nearestAlong
+                        hits[Int(known)].detourKm = nearest
+                    }
                 }
             }
+        }
+        }
         }
         return hits
     }

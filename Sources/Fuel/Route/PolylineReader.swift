@@ -73,13 +73,20 @@ enum PolylineReader {
             latitude += try number(from: &source)
             guard !source.isAtEnd else { throw .truncated }
             longitude += try number(from: &source)
+            // Judged on the integers (the same test as `Coordinate.isValid`: each division is exact at the limits),
+            // so the check need not wait for the divisions.
+            guard abs(latitude) <= Self.maximumLatitude, abs(longitude) <= Self.maximumLongitude else {
+                throw .outOfRange(point: points.count + 1)
+            }
             let point = Coordinate(latitude: Double(latitude) / Polyline.scale, longitude: Double(longitude) / Polyline.scale)
-            guard point.isValid else { throw .outOfRange(point: points.count + 1) }
             guard points.count < maximumPoints else { throw .tooManyPoints(limit: maximumPoints) }
             points.append(point)
         }
         return points
     }
+
+    private static let maximumLatitude = 90 * Int(Polyline.scale)
+    private static let maximumLongitude = 180 * Int(Polyline.scale)
 
     /// One zig-zag number: 5-bit chunks offset by 63, a set 0x20 bit meaning another chunk follows.
     @inline(__always)

@@ -53,17 +53,13 @@ public struct RoutePath: Hashable, Sendable {
     /// `offset(of:fromSegment:)` with `point.cosLatitude` already known; bit-identical to it.
     @inline(__always)
     public func offset(of point: Coordinate, cosLatitude: Double, fromSegment segment: Int) -> (offKm: Double, alongKm: Double) {
-        let a = points[segment], b = points[segment + 1]
-        let kmPerDegree = Self.kmPerDegree
-        let xScale = kmPerDegree * cosLatitude
-        let ax = (a.longitude - point.longitude) * xScale, ay = (a.latitude - point.latitude) * kmPerDegree
-        let bx = (b.longitude - point.longitude) * xScale, by = (b.latitude - point.latitude) * kmPerDegree
-        let dx = bx - ax, dy = by - ay
-        let lengthSquared = dx * dx + dy * dy
-        let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
-        let cx = ax + t * dx, cy = ay + t * dy
-        let along = cumulativeKm[segment] + t * (cumulativeKm[segment + 1] - cumulativeKm[segment])
-        return ((cx * cx + cy * cy).squareRoot(), along)
+        precondition(segment >= 0 && segment < segmentCount, "no leg \(segment) in a route of \(segmentCount)")
+        return points.withUnsafeBufferPointer { points in
+            cumulativeKm.withUnsafeBufferPointer { cumulativeKm in
+                LegMeasure(points: points, cumulativeKm: cumulativeKm)
+                    .offset(of: point, xScale: Self.kmPerDegree * cosLatitude, fromSegment: segment)
+            }
+        }
     }
 
     /// A box holding every point within `detourKm` (as `offset` measures it) of leg `segment`: the leg's box
