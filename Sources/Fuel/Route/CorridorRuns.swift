@@ -32,7 +32,7 @@ struct CorridorRuns {
         let kmPerDegree = RoutePath.kmPerDegree
         let dLat = detourKm / kmPerDegree
         let spanDegrees = Self.runSpanKm(detourKm: detourKm) / kmPerDegree
-        let legBounds = (0..<route.segmentCount).map { leg in
+        func legBounds(_ leg: Int) -> LegBounds {
             let a = points[leg], b = points[leg + 1]
             return LegBounds(
                 minLat: min(a.latitude, b.latitude), maxLat: max(a.latitude, b.latitude),
@@ -42,10 +42,10 @@ struct CorridorRuns {
         while leg < route.segmentCount {
             // The longitude span is judged at the first point's latitude: it decides only where runs are cut.
             let lngScale = max(0.01, route.cosLatitudes[leg])
-            var bounds = legBounds[leg]
+            var bounds = legBounds(leg)
             var end = leg
             while end < route.segmentCount && end - leg < Self.maximumLegsPerRun {
-                let next = legBounds[end]
+                let next = legBounds(end)
                 let grown = LegBounds(
                     minLat: min(bounds.minLat, next.minLat), maxLat: max(bounds.maxLat, next.maxLat),
                     minLng: min(bounds.minLng, next.minLng), maxLng: max(bounds.maxLng, next.maxLng))
