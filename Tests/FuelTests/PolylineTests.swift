@@ -32,6 +32,22 @@ import TestSupport
         }
     }
 
+    /// The range is judged on the format's integers: ±90° and ±180° exactly decode, one step of 1e-5° past either
+    /// is refused, on both sides of the equator and the antimeridian.
+    @Test func theCoordinateRangeIsInclusiveToTheLastStep() throws {
+        for edge in [Coordinate(latitude: 90, longitude: 180), Coordinate(latitude: -90, longitude: -180)] {
+            #expect(try Polyline.decode(Polyline.encode([Coordinate(latitude: 0, longitude: 0), edge])) == [Coordinate(latitude: 0, longitude: 0), edge])
+        }
+        for past in [
+            Coordinate(latitude: 90.00001, longitude: 0), Coordinate(latitude: -90.00001, longitude: 0),
+            Coordinate(latitude: 0, longitude: 180.00001), Coordinate(latitude: 0, longitude: -180.00001),
+        ] {
+            #expect(throws: Polyline.DecodingError.outOfRange(point: 2), "\(past)") {
+                try Polyline.decode(Polyline.encode([Coordinate(latitude: 0, longitude: 0), past]))
+            }
+        }
+    }
+
     @Test func thePointLimitIsInclusive() throws {
         let points = (0..<10).map { Coordinate(latitude: -33 - Double($0) / 100, longitude: 151) }
         #expect(try Polyline.decode(Polyline.encode(points), maximumPoints: 10).count == 10)

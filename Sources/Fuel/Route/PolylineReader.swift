@@ -85,8 +85,9 @@ enum PolylineReader {
         return points
     }
 
-    private static let maximumLatitude = 90 * Int(Polyline.scale)
-    private static let maximumLongitude = 180 * Int(Polyline.scale)
+    /// ±90° and ±180° in the format's 1e-5 degrees (constants, not stored globals read through a once-check per point).
+    private static var maximumLatitude: Int { 9_000_000 }
+    private static var maximumLongitude: Int { 18_000_000 }
 
     /// One zig-zag number: 5-bit chunks offset by 63, a set 0x20 bit meaning another chunk follows.
     @inline(__always)
