@@ -24,6 +24,7 @@ import re
 import resource
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -653,6 +654,7 @@ http {{
             prps, nrps = med(p, lambda w: w.rps), med(n, lambda w: w.rps)
             ratio = prps / nrps if nrps else 0
             errors = sum(w.errors for w in p)
+            nginx_errors = sum(w.errors for w in n)
             rss = max(w.rss_kb for w in p) / 1024
             ok = ratio >= s.target
             if name == "station":
@@ -661,10 +663,12 @@ http {{
                 ok = ok and errors == 0
             if name == "idle10k":
                 ok = ok and rss <= 150
-            self.results.add(name, verdict(ok))
+            # nginx answering errors (a missing file, a stray server sharing its port) serves other bytes: no ratio.
+            row_verdict = f"INVALID (nginx: {nginx_errors} errors or non-2xx)" if nginx_errors else verdict(ok)
+            self.results.add(name, row_verdict)
             print(f"{name:<9}{prps:>12.0f}{nrps:>12.0f}{ratio:>6.2f}×  {s.label:<16}{med(p, lambda w: w.p50):>8.2f}ms"
                   f"{med(p, lambda w: w.p99):>8.2f}ms{med(n, lambda w: w.p99):>8.2f}ms{errors:>7}{rss:>8.0f}MB  "
-                  f"{verdict(ok)}")
+                  f"{row_verdict}")
         if self.wants("along") and ("along", "petty") in self.wrk:
             print(f"   along: {ALONG_ROUTES} seeded random routes of 20-200 km from metro Sydney and Melbourne, one drawn "
                   "per request; nginx serves each route's captured bytes")
@@ -725,6 +729,15 @@ def main():
         except (ValueError, OSError):
             pass
     harness.raise_on_signals()
+
+    # Both servers listen with `reuseport`, so a stray server on a bench port would silently take half the
+    # connections: refuse to start instead.
+    for port in (PETTY_PORT, NGINX_PORT, AUX_PORT, FAKE_PORT, STACK_PORT, STACK_NGINX_GZIP_PORT):
+        with socket.socket() as probe:
+            probe.settimeout(1)
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                sys.exit(f"bench: something already listens on 127.0.0.1:{port} (a server left from another run?); "
+                         "stop it or choose other ports (PETTY_BENCH_PORT, NGINX_BENCH_PORT, ...)")
 
     command = f'ROUNDS={ROUNDS} DURATION={DURATION} SCENARIOS="{" ".join(selected)}" Benchmarks/bench.sh'
     print(f"== {command}\n== load at start: {uptime()}", flush=True)
