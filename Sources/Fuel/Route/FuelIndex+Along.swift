@@ -22,9 +22,7 @@ extension FuelIndex {
         // The arrays read per candidate and leg are read in place: through the structs each access was a bounds
         // check and often a retain.
         position.withUnsafeMutableBufferPointer { position in
-        route.points.withUnsafeBufferPointer { points in
-        route.cumulativeKm.withUnsafeBufferPointer { cumulativeKm in
-            let measure = LegMeasure(points: points, cumulativeKm: cumulativeKm)
+        route.withLegMeasure { measure in
             for run in runs.runs {
                 candidates.forEach(in: run.box, hints: &hints) { slot, location, cosLatitude in
                     var known = position[slot]
@@ -48,7 +46,6 @@ extension FuelIndex {
                     }
                 }
             }
-        }
         }
         }
         return hits

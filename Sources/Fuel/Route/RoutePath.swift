@@ -54,11 +54,14 @@ public struct RoutePath: Hashable, Sendable {
     @inline(__always)
     public func offset(of point: Coordinate, cosLatitude: Double, fromSegment segment: Int) -> (offKm: Double, alongKm: Double) {
         precondition(segment >= 0 && segment < segmentCount, "no leg \(segment) in a route of \(segmentCount)")
-        return points.withUnsafeBufferPointer { points in
-            cumulativeKm.withUnsafeBufferPointer { cumulativeKm in
-                LegMeasure(points: points, cumulativeKm: cumulativeKm)
-                    .offset(of: point, xScale: Self.kmPerDegree * cosLatitude, fromSegment: segment)
-            }
+        return withLegMeasure { $0.offset(of: point, xScale: Self.kmPerDegree * cosLatitude, fromSegment: segment) }
+    }
+
+    /// `body` given this route's legs to measure, its arrays read in place for the call.
+    @inline(__always)
+    func withLegMeasure<Result>(_ body: (LegMeasure) -> Result) -> Result {
+        points.withUnsafeBufferPointer { points in
+            cumulativeKm.withUnsafeBufferPointer { cumulativeKm in body(LegMeasure(points: points, cumulativeKm: cumulativeKm)) }
         }
     }
 
