@@ -13,7 +13,7 @@ struct KnownParameters: Sendable {
     }
 
     func check(_ query: URLQuery) throws {
-        for (name, _) in query.items where !names.contains(name) {
+        for (name, _) in query.items where !names.contains(where: { $0.isSameName(as: name) }) {
             throw Abort(.badRequest, reason: reason(for: name))
         }
     }

@@ -23,8 +23,9 @@ struct QueryParameters {
         // One pass for the value and whether it repeats: every parameter of every request is read this way.
         var value: String?
         var repeated = false
-        for item in query.items where item.name == name {
-            if value == nil { value = item.value } else { repeated = true; break }
+        let items = query.items
+        for index in items.indices where items[index].name.isSameName(as: name) {
+            if value == nil { value = items[index].value } else { repeated = true; break }
         }
         guard let value else { return nil }
         if repeated {
@@ -103,7 +104,7 @@ struct QueryParameters {
         // Exactly one comma, found in place (no array of parts): a point arrives with every nearby request.
         guard let comma = raw.utf8.firstIndex(of: UInt8(ascii: ",")), case let latText = raw[..<comma],
               case let lngText = raw[raw.index(after: comma)...], !lngText.utf8.contains(UInt8(ascii: ",")),
-              let lat = Double(latText.trimmedSpaces), let lng = Double(lngText.trimmedSpaces), lat.isFinite, lng.isFinite
+              let lat = DecimalText.double(latText), let lng = DecimalText.double(lngText), lat.isFinite, lng.isFinite
         else { throw bad("\(name) must be 'lat,lng' in decimal degrees, e.g. \(name)=-33.8688,151.2093") }
         guard (-90...90).contains(lat) else { throw bad("\(name) latitude must be between -90 and 90, got \(latText)") }
         guard (-180...180).contains(lng) else { throw bad("\(name) longitude must be between -180 and 180, got \(lngText)") }
@@ -122,7 +123,7 @@ struct QueryParameters {
 
     func double(_ name: String, in range: ClosedRange<Double>, default fallback: Double? = nil) throws -> Double? {
         guard let raw = try string(name) else { return fallback }
-        guard let value = Double(raw), value.isFinite, range.contains(value) else {
+        guard let value = DecimalText.double(raw), value.isFinite, range.contains(value) else {
             throw bad("\(name) must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), got '\(raw)'")
         }
         return value
@@ -140,7 +141,7 @@ struct QueryParameters {
     func boundingBox() throws -> BoundingBox? {
         let name = "bbox"
         guard let raw = try string(name) else { return nil }
-        let numbers = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmedSpaces) }
+        let numbers = raw.split(separator: ",", omittingEmptySubsequences: false).map { DecimalText.double($0) }
         guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
             throw bad("\(name) must be 'minLat,minLng,maxLat,maxLng', e.g. \(name)=-34.0,150.9,-33.7,151.3")
         }
@@ -211,6 +212,14 @@ struct QueryParameters {
 
     static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+extension String {
+    /// `==` for parameter names, which rarely match: names of different lengths are told apart without comparing.
+    @inline(__always)
+    func isSameName(as other: String) -> Bool {
+        utf8.count == other.utf8.count && self == other
     }
 }
 
