@@ -52,6 +52,15 @@ import Fuel
         }
     }
 
+    @Test func centsAreWrittenAsTheirDollarsWere() {
+        // Fill costs and savings are whole cents: written from the integer, the bytes must be the ones the
+        // Double route (`Double(cents) / 100` at two places) wrote.
+        let large = [1 << 49, (1 << 50) - 1, 1 << 50, 1 << 52, Int.max / 1_000].flatMap { [$0, -$0] }
+        for cents in Array(-200_000...200_000) + large {
+            #expect(written { $0.hundredths(ofInteger: cents) } == Self.reference(Double(cents) / 100, places: 2), "\(cents)")
+        }
+    }
+
     @Test func decimalsReadAsDecimals() {
         #expect(written { $0.decimal(3.14159, places: 2) } == "3.14")
         #expect(written { $0.decimal(0.5, places: 2) } == "0.5")

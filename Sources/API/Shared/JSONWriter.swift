@@ -67,10 +67,30 @@ struct JSONWriter: ByteAppending {
     /// `decimal(_:places: 2)`, the usual one (distances, dollars): constant divisions, and the two fraction digits
     /// appended as they are.
     private mutating func hundredths(_ value: Double) {
-        let magnitude = (abs(value) * 100).rounded()
-        guard magnitude.isFinite, magnitude < 0x1p53 else { return null() }
-        let scaled = Int(magnitude)
-        if value < 0 && scaled != 0 { bytes.append(0x2D) }
+        let product = abs(value) * 100
+        guard product.isFinite, product < 0x1p53 else { return null() }
+        if value < 0 && product >= 0.5 { bytes.append(0x2D) }
+        hundredths(magnitude: Self.roundedHalfAway(product))
+    }
+
+    /// `decimal(Double(cents) / 100, places: 2)`, to the byte, from the whole number of hundredths (money in
+    /// cents) without going through a `Double`.
+    mutating func hundredths(ofInteger scaled: Int) {
+        // Beyond this the Double route could round differently; no price or fill cost comes near it.
+        guard scaled.magnitude < 1 << 50 else { return decimal(Double(scaled) / 100, places: 2) }
+        if scaled < 0 { bytes.append(0x2D) }
+        hundredths(magnitude: Int(scaled.magnitude))
+    }
+
+    /// `value.rounded()` (half away from zero) for a non-negative `value` below 2^53, without the libm call: the
+    /// fraction `value - trunc(value)` is exact there.
+    @inline(__always)
+    private static func roundedHalfAway(_ value: Double) -> Int {
+        let whole = Int(value)
+        return whole + (value - Double(whole) >= 0.5 ? 1 : 0)
+    }
+
+    private mutating func hundredths(magnitude scaled: Int) {
         let whole = scaled / 100
         digits(UInt(whole))
         let fraction = scaled - whole * 100

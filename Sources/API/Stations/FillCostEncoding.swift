@@ -36,6 +36,6 @@ struct FillCostEncoding {
     }
 
     static func dollars(_ cents: Int, into json: inout JSONWriter) {
-        json.decimal(Double(cents) / 100, places: 2)
+        json.hundredths(ofInteger: cents)
     }
 }
