@@ -352,7 +352,8 @@ extension Array {
     mutating func selectFirst(_ k: Int, by areInIncreasingOrder: (Element, Element) -> Bool) {
         guard k > 0 else { return }
         if k * 4 >= count {
-            sort(by: areInIncreasingOrder)
+            // A nearby list is a few dozen: insertion by shifting beats the standard sort's swaps there.
+            if count <= Self.shortSort { insertionSort(by: areInIncreasingOrder) } else { sort(by: areInIncreasingOrder) }
             return
         }
         // Max-heap of the k best so far, kept in self[0..<k].
@@ -375,6 +376,25 @@ extension Array {
             siftDown(0, k)
         }
         self[0..<k].sort(by: areInIncreasingOrder)
+    }
+
+    /// Up to this many elements, `selectFirst` sorts by insertion.
+    private static var shortSort: Int { 64 }
+
+    /// A stable insertion sort: each element is held while the larger ones before it shift up one place.
+    private mutating func insertionSort(by areInIncreasingOrder: (Element, Element) -> Bool) {
+        withUnsafeMutableBufferPointer { elements in
+            guard elements.count > 1 else { return }
+            for index in 1..<elements.count {
+                let element = elements[index]
+                var hole = index
+                while hole > 0, areInIncreasingOrder(element, elements[hole - 1]) {
+                    elements[hole] = elements[hole - 1]
+                    hole -= 1
+                }
+                elements[hole] = element
+            }
+        }
     }
 }
 
