@@ -84,18 +84,20 @@ public struct HTTPRequestParser: Sendable {
             progress.phase = .body(framing, bodyStart: section.end)
             progress.chunkScan = ChunkScan(start: section.end)
         }
-        guard case .body(let framing, let bodyStart) = progress.phase, let head = progress.head else {
+        guard case .body(let framing, let bodyStart) = progress.phase, progress.head != nil else {
             preconditionFailure("parse progress past the head without a head")
         }
 
+        // A complete request's head is moved out of the progress, not copied (a retain of each of its fields):
+        // `parse` starts the next request's progress afresh.
         switch framing {
         case .none:
-            return .complete(head, body: [], consumed: bodyStart)
+            return .complete(progress.head.take()!, body: [], consumed: bodyStart)
         case .length(let length):
             // `length` is at most `maxBodyBytes`, so this cannot overflow.
             let end = bodyStart + length
-            guard buffer.count >= end else { return .needMore(head: head) }
-            return .complete(head, body: Array(buffer[bodyStart..<end]), consumed: end)
+            guard buffer.count >= end else { return .needMore(head: progress.head) }
+            return .complete(progress.head.take()!, body: Array(buffer[bodyStart..<end]), consumed: end)
         case .chunked:
             // Validate and find the end without copying; de-chunk only once the whole body is here.
             var body: [UInt8] = []
@@ -103,10 +105,10 @@ public struct HTTPRequestParser: Sendable {
             progress.chunkScan = ChunkScan(start: 0)
             let scanned = try scanChunkedBody(buffer, &chunkScan, into: &body, collect: false, &progress)
             progress.chunkScan = chunkScan
-            guard let chunked = scanned else { return .needMore(head: head) }
+            guard let chunked = scanned else { return .needMore(head: progress.head) }
             body.reserveCapacity(chunked.size)
             _ = try scanChunkedBody(buffer, from: bodyStart, into: &body, collect: true)
-            return .complete(head, body: body, consumed: chunked.end)
+            return .complete(progress.head.take()!, body: body, consumed: chunked.end)
         }
     }
 }
