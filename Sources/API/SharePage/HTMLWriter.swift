@@ -7,6 +7,10 @@ struct HTMLWriter: ByteAppending {
 
     init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func append(_ other: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: other) }
+
     /// Text we produced ourselves that is known to need no escaping (numbers, formatted times).
     mutating func trusted(_ text: String) { bytes.append(contentsOf: text.utf8) }
 

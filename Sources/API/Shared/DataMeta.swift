@@ -85,8 +85,8 @@ struct DataMeta: Sendable {
 
     /// Ends a list body: closes `data`, then `"meta":{"total","limit","offset"`, whatever `extra` writes (each
     /// field with its leading comma), these fields, and the closing braces. The one writer of a paged list's meta.
-    func writeListEnd(
-        total: Int, limit: Int, offset: Int, into json: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }
+    func writeListEnd<Output: JSONOutput>(
+        total: Int, limit: Int, offset: Int, into json: inout Output, extra: (inout Output) -> Void = { _ in }
     ) {
         json.raw("],\"meta\":{\"total\":")
         json.int(total)

@@ -3,10 +3,14 @@ import HTTP
 
 /// Appends JSON to a byte buffer without Foundation. Hot responses are assembled from pieces written once
 /// per snapshot, so this only has to be correct and allocation-light, not clever.
-struct JSONWriter: ByteAppending {
+struct JSONWriter: JSONOutput {
     var bytes: [UInt8] = []
 
     init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func append(_ other: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: other) }
 
     mutating func string(_ value: String) {
         bytes.append(0x22)
@@ -19,9 +23,14 @@ struct JSONWriter: ByteAppending {
         raw(name)
         raw("\":")
     }
+}
 
+/// JSON's numbers and literals, for any buffer: `JSONWriter`'s array, or `JSONCursor`'s storage sized in advance.
+protocol JSONOutput: ByteAppending {}
+
+extension JSONOutput {
     mutating func int(_ value: Int) {
-        if value < 0 { bytes.append(0x2D) }
+        if value < 0 { append(0x2D) }
         digits(value.magnitude)
     }
 
@@ -29,14 +38,14 @@ struct JSONWriter: ByteAppending {
     /// Last digit first into a scratch buffer: dividing by the constant 10 is a multiplication, where dividing by a
     /// running power of ten is a real division per digit.
     private mutating func digits(_ value: UInt) {
-        if value < 10 { return bytes.append(0x30 + UInt8(value)) }
+        if value < 10 { return append(0x30 + UInt8(value)) }
         if value < 100 {
-            bytes.append(0x30 + UInt8(value / 10))
-            return bytes.append(0x30 + UInt8(value % 10))
+            append(0x30 + UInt8(value / 10))
+            return append(0x30 + UInt8(value % 10))
         }
         var scratch = DigitScratch()
         scratch.push(value, count: nil)
-        scratch.append(to: &bytes)
+        scratch.append(to: &self)
     }
 
     mutating func bool(_ value: Bool) {
@@ -47,11 +56,11 @@ struct JSONWriter: ByteAppending {
 
     /// 189.9 (always one decimal).
     mutating func price(_ value: PriceTenths) {
-        if value.tenths < 0 { bytes.append(0x2D) }
+        if value.tenths < 0 { append(0x2D) }
         let magnitude = UInt(value.tenths.magnitude)
         digits(magnitude / 10)
-        bytes.append(0x2E)
-        bytes.append(0x30 + UInt8(magnitude % 10))
+        append(0x2E)
+        append(0x30 + UInt8(magnitude % 10))
     }
 
     /// A decimal with at most `places` fraction digits, trailing zeros trimmed (coordinates, distances).
@@ -69,7 +78,7 @@ struct JSONWriter: ByteAppending {
     private mutating func hundredths(_ value: Double) {
         let product = abs(value) * 100
         guard product.isFinite, product < 0x1p53 else { return null() }
-        if value < 0 && product >= 0.5 { bytes.append(0x2D) }
+        if value < 0 && product >= 0.5 { append(0x2D) }
         hundredths(magnitude: Self.roundedHalfAway(product))
     }
 
@@ -78,7 +87,7 @@ struct JSONWriter: ByteAppending {
     mutating func hundredths(ofInteger scaled: Int) {
         // Beyond this the Double route could round differently; no price or fill cost comes near it.
         guard scaled.magnitude < 1 << 50 else { return decimal(Double(scaled) / 100, places: 2) }
-        if scaled < 0 { bytes.append(0x2D) }
+        if scaled < 0 { append(0x2D) }
         hundredths(magnitude: Int(scaled.magnitude))
     }
 
@@ -95,9 +104,9 @@ struct JSONWriter: ByteAppending {
         digits(UInt(whole))
         let fraction = scaled - whole * 100
         guard fraction != 0 else { return }
-        bytes.append(0x2E)
-        bytes.append(0x30 + UInt8(fraction / 10))
-        if fraction % 10 != 0 { bytes.append(0x30 + UInt8(fraction % 10)) }
+        append(0x2E)
+        append(0x30 + UInt8(fraction / 10))
+        if fraction % 10 != 0 { append(0x30 + UInt8(fraction % 10)) }
     }
 
     /// `decimal(_:places:)` with `scale` = 10^`places`.
@@ -105,13 +114,13 @@ struct JSONWriter: ByteAppending {
         let magnitude = (abs(value) * Double(scale)).rounded()
         guard magnitude.isFinite, magnitude < 0x1p53 else { return null() }
         let scaled = Int(magnitude)
-        if value < 0 && scaled != 0 { bytes.append(0x2D) }
+        if value < 0 && scaled != 0 { append(0x2D) }
         // Digit by digit into the buffer: numbers are on every hot path, and a String per number is two allocations.
         let whole = scaled / scale
         digits(UInt(whole))
         var fraction = UInt(scaled - whole * scale)
         guard fraction != 0 else { return }
-        bytes.append(0x2E)
+        append(0x2E)
         // Trailing zeros trimmed, then the rest of the `places` digits (leading zeros kept).
         var places = places
         while fraction % 10 == 0 {
@@ -120,7 +129,7 @@ struct JSONWriter: ByteAppending {
         }
         var scratch = DigitScratch()
         scratch.push(fraction, count: places)
-        scratch.append(to: &bytes)
+        scratch.append(to: &self)
     }
 
 }
@@ -147,12 +156,12 @@ private struct DigitScratch {
         }
     }
 
-    func append(to bytes: inout [UInt8]) {
+    func append(to output: inout some ByteAppending) {
         var storage = storage
         let start = start
         withUnsafeBytes(of: &storage) { buffer in
             let digits = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + start
-            bytes.append(contentsOf: UnsafeBufferPointer(start: digits, count: buffer.count - start))
+            output.append(UnsafeBufferPointer(start: digits, count: buffer.count - start))
         }
     }
 }

@@ -8,11 +8,11 @@ struct FillCostEncoding {
     let entries: [StationEntry]
 
     /// Nothing for a station whose price of the fuel does not count (stale or implausible).
-    func write(_ hit: SlotPage.Hit, into json: inout JSONWriter) {
+    func write(_ hit: SlotPage.Hit, into json: inout some JSONOutput) {
         write(costCents: hit.fillCostCents, into: &json)
     }
 
-    func write(costCents: Int?, into json: inout JSONWriter) {
+    func write(costCents: Int?, into json: inout some JSONOutput) {
         guard let cost = costCents else { return }
         json.raw(",\"fill_cost\":")
         Self.dollars(cost, into: &json)
@@ -23,7 +23,7 @@ struct FillCostEncoding {
 
     /// `,"fill":{"litres":40,"l_per_100km":8,"nearest_id":17,"nearest_fill_cost":75.96}`; the nearest is null when
     /// no match has a price that counts.
-    func writeMeta(into json: inout JSONWriter) {
+    func writeMeta(into json: inout some JSONOutput) {
         json.raw(",\"fill\":{\"litres\":")
         json.decimal(plan.litres, places: 2)
         json.raw(",\"l_per_100km\":")
@@ -35,7 +35,7 @@ struct FillCostEncoding {
         json.raw("}")
     }
 
-    static func dollars(_ cents: Int, into json: inout JSONWriter) {
+    static func dollars(_ cents: Int, into json: inout some JSONOutput) {
         json.hundredths(ofInteger: cents)
     }
 }

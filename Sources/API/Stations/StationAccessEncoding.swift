@@ -13,12 +13,12 @@ extension StationEncoding {
     }
 
     /// `,"open_now":true|false|null` for a list or detail object; `value` also goes into the ETag.
-    static func writeOpenNow(_ value: Bool?, into json: inout JSONWriter) {
+    static func writeOpenNow(_ value: Bool?, into json: inout some JSONOutput) {
         json.raw(",\"open_now\":")
         writeOptional(value, into: &json)
     }
 
-    static func writeOptional(_ value: Bool?, into json: inout JSONWriter) {
+    static func writeOptional(_ value: Bool?, into json: inout some JSONOutput) {
         if let value { json.bool(value) } else { json.null() }
     }
 

@@ -80,68 +80,71 @@ enum StationListBody {
     /// `missing`: requested ids this snapshot does not hold (`meta.missing`, written only for `ids=` requests).
     static func response(
         page: SlotPage, view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil,
-        openNow: OpenNowJudge, keyset: Bool = false, fill: FillCostEncoding? = nil, extra: ((Int, inout JSONWriter) -> Void)? = nil
+        openNow: OpenNowJudge, keyset: Bool = false, fill: FillCostEncoding? = nil, extra: ((Int, inout JSONCursor) -> Void)? = nil
     ) -> Response {
         let rendered = view.rendered
         let meta = rendered.meta(for: state)
-        // Enough that the body never grows while written (growing copies all of it again): what follows each
-        // fragment at most, the meta, and its optional fields. The caller's fields are not known: a guess.
+        // Room for the whole body (`JSONCursor` writes it in place): what follows each fragment at most, the meta,
+        // and its optional fields. The caller's fields are not known: a guess, and a body that outgrows it is
+        // written again.
         var capacity = Self.endBytes + meta.fields.count + (fill == nil ? 0 : Self.fillMetaBytes) + (missing.map { 13 + $0.count * 21 } ?? 0)
         let perStation = Self.stationTailBytes + (fill == nil ? 0 : Self.fillBytes) + (extra == nil ? 0 : 96)
         let fragments = rendered.fragments
         let hashes = rendered.hashes
         for hit in page.hits { capacity += fragments[hit.slot].count + perStation }
-        var json = JSONWriter(capacity: capacity)
-        var hash = FNV1a()
-        // Word steps (`FNV1a.mix`): an along query is kilobytes, and every station adds a few numbers.
-        var query = rawQuery ?? ""
-        query.withUTF8 { hash.mix(UnsafeRawBufferPointer($0)) }
-        hash.mix(UInt64(page.total))
-        json.raw("{\"data\":[")
         let entries = view.snapshot.entries
         let tellsOpening = view.index.tellsOpening
-        for (index, hit) in page.hits.enumerated() {
-            let slot = hit.slot
-            if index > 0 { json.raw(",") }
-            json.raw(fragments[slot])
-            // Most stations publish no hours: their records stay unread. The rest are read in place (the subscript
-            // copied the whole record, its strings retained, to judge it).
-            let open = tellsOpening[slot] ? entries.withUnsafeBufferPointer { openNow($0.baseAddress! + slot) } : nil
-            StationEncoding.writeOpenNow(open, into: &json)
-            hash.mix(UInt64(StationEncoding.openNowByte(open)))
-            if let distance = hit.distanceKm, distance.isFinite {
-                json.raw(",\"distance_km\":")
-                json.decimal(distance, places: 2)
-            }
-            // Derived from the query and other stations' prices too (`saving`), so hashed as written.
-            if fill != nil || extra != nil {
-                let start = json.bytes.count
-                fill?.write(hit, into: &json)
-                extra?(index, &json)
-                json.bytes.withUnsafeBytes { hash.mix(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-            }
-            json.raw("}")
-            hash.mix(hashes[slot])
-        }
-        meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
-            if keyset { KeysetPaging.writeNextAfter(page, entries: view.snapshot.entries, into: &json) }
-            if let fill {
-                var fields = JSONWriter(capacity: 96)
-                fill.writeMeta(into: &fields)
-                json.raw(fields.bytes)
-                fields.bytes.withUnsafeBytes { hash.mix($0) }
-            }
-            guard let missing else { return }
-            json.raw(",\"missing\":[")
-            for (index, id) in missing.enumerated() {
+        var etag = ""
+        let body = JSONCursor.build(capacity: capacity) { json in
+            var hash = FNV1a()
+            // Word steps (`FNV1a.mix`): an along query is kilobytes, and every station adds a few numbers.
+            var query = rawQuery ?? ""
+            query.withUTF8 { hash.mix(UnsafeRawBufferPointer($0)) }
+            hash.mix(UInt64(page.total))
+            json.raw("{\"data\":[")
+            for (index, hit) in page.hits.enumerated() {
+                let slot = hit.slot
                 if index > 0 { json.raw(",") }
-                json.int(id.rawValue)
-                hash.mix(UInt64(id.rawValue))
+                json.raw(fragments[slot])
+                // Most stations publish no hours: their records stay unread. The rest are read in place (the subscript
+                // copied the whole record, its strings retained, to judge it).
+                let open = tellsOpening[slot] ? entries.withUnsafeBufferPointer { openNow($0.baseAddress! + slot) } : nil
+                StationEncoding.writeOpenNow(open, into: &json)
+                hash.mix(UInt64(StationEncoding.openNowByte(open)))
+                if let distance = hit.distanceKm, distance.isFinite {
+                    json.raw(",\"distance_km\":")
+                    json.decimal(distance, places: 2)
+                }
+                // Derived from the query and other stations' prices too (`saving`), so hashed as written.
+                if fill != nil || extra != nil {
+                    let start = json.count
+                    fill?.write(hit, into: &json)
+                    extra?(index, &json)
+                    hash.mix(json.written(from: start))
+                }
+                json.raw("}")
+                hash.mix(hashes[slot])
             }
-            json.raw("]")
+            meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
+                if keyset { KeysetPaging.writeNextAfter(page, entries: entries, into: &json) }
+                if let fill {
+                    let start = json.count
+                    fill.writeMeta(into: &json)
+                    hash.mix(json.written(from: start))
+                }
+                guard let missing else { return }
+                json.raw(",\"missing\":[")
+                for (index, id) in missing.enumerated() {
+                    if index > 0 { json.raw(",") }
+                    json.int(id.rawValue)
+                    hash.mix(UInt64(id.rawValue))
+                }
+                json.raw("]")
+            }
+            hash.mix(meta.hash)
+            etag = "W/" + hash.etag
         }
-        hash.mix(meta.hash)
-        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+        return JSONResponse.make(body: body, etag: etag, lastModified: rendered.lastModified)
     }
 
     /// The most a number takes (`-`, 16 digits, `.`, and more digits than any value below 2^53 keeps).
