@@ -10,6 +10,7 @@ import Testing
         for _ in 0..<2_000 { values.append(UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator)) }
         for value in values {
             #expect(FNV1a(value: value).etag == "\"\(String(value, radix: 16))\"", "\(value)")
+            #expect(FNV1a(value: value).weakETag == "W/\"\(String(value, radix: 16))\"", "\(value)")
         }
     }
 

@@ -149,7 +149,7 @@ final class AdviceBoard: Sendable {
         body.raw("}")
         var hash = FNV1a()
         hash.combine(body.bytes)
-        return JSONResponse.make(body: body.bytes, etag: "W/" + hash.etag, lastModified: lastModified, maxAge: 300, memoized: true)
+        return JSONResponse.make(body: body.bytes, etag: hash.weakETag, lastModified: lastModified, maxAge: 300, memoized: true)
     }
 
     /// The `data` object of `/v1/advice`.

@@ -68,7 +68,7 @@ struct ChangesController: RouteCollection {
         json.raw("}")
         var hash = FNV1a()
         hash.combine(json.bytes)
-        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified, maxAge: 30)
+        return JSONResponse.make(body: json.bytes, etag: hash.weakETag, lastModified: rendered.lastModified, maxAge: 30)
     }
 
     static func expiredReason(_ parameter: String) -> String {

@@ -82,7 +82,7 @@ struct PricesController: RouteCollection {
             json.raw(fields.bytes)
             hash.combine(fields.bytes)
         }
-        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+        return JSONResponse.make(body: json.bytes, etag: hash.weakETag, lastModified: rendered.lastModified)
     }
 
     /// `sort=` of `/v1/prices/cheapest`: the pump price (default) or the fill cost with the drive counted.

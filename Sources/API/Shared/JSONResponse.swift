@@ -32,7 +32,7 @@ enum JSONResponse {
     static func etag(_ parts: (inout FNV1a) -> Void) -> String {
         var hash = FNV1a()
         parts(&hash)
-        return "W/" + hash.etag
+        return hash.weakETag
     }
 }
 
@@ -42,6 +42,6 @@ extension JSONResponse {
         let body = try JSONCoding.encode(value)
         var hash = FNV1a()
         hash.combine(body)
-        return make(body: body, etag: "W/" + hash.etag, lastModified: lastModified, maxAge: maxAge, memoized: memoized)
+        return make(body: body, etag: hash.weakETag, lastModified: lastModified, maxAge: maxAge, memoized: memoized)
     }
 }

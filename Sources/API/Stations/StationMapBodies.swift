@@ -48,7 +48,7 @@ enum CompactStationListBody {
         }
         hash.combine(pins.isSampled ? 1 as UInt8 : 0)
         hash.combine(meta.hash)
-        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+        return JSONResponse.make(body: json.bytes, etag: hash.weakETag, lastModified: rendered.lastModified)
     }
 
     /// The lowest counting price among `fuels` (first asked on a tie).
@@ -97,6 +97,6 @@ enum StationClusterBody {
         // Small bodies: the ETag hashes the bytes themselves.
         var hash = FNV1a()
         hash.combine(json.bytes)
-        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: rendered.lastModified)
+        return JSONResponse.make(body: json.bytes, etag: hash.weakETag, lastModified: rendered.lastModified)
     }
 }

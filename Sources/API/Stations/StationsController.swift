@@ -142,7 +142,7 @@ enum StationListBody {
                 json.raw("]")
             }
             hash.mix(meta.hash)
-            etag = "W/" + hash.etag
+            etag = hash.weakETag
         }
         return JSONResponse.make(body: body, etag: etag, lastModified: rendered.lastModified)
     }

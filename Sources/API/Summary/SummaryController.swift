@@ -124,7 +124,7 @@ struct SummaryController: RouteCollection {
         json.bytes.withUnsafeBufferPointer { bytes in
             for byte in bytes[hashed.count...] { hash.combine(byte) }
         }
-        return JSONResponse.make(body: json.bytes, etag: "W/" + hash.etag, lastModified: lastModified)
+        return JSONResponse.make(body: json.bytes, etag: hash.weakETag, lastModified: lastModified)
     }
 
     /// `{"id":1,"name":"...","price":189.9,"distance_km":1.23,"open_now":true,"membership_required":false}`

@@ -60,19 +60,29 @@ public struct FNV1a: Sendable {
 
     /// `"1a2b..."` quoted, as an ETag value: lower-case hex without leading zeros (`String(value, radix: 16)`),
     /// written straight into the string, since every response computed per request makes one.
-    public var etag: String {
+    public var etag: String { etag(weak: false) }
+
+    /// `W/"1a2b..."`: `etag` marked weak, in one string rather than two joined.
+    public var weakETag: String { etag(weak: true) }
+
+    private func etag(weak: Bool) -> String {
         var width = 1
         while width < 16, value >> (4 * width) != 0 { width += 1 }
-        return String(unsafeUninitializedCapacity: width + 2) { buffer in
-            buffer[0] = 0x22
+        let prefix = weak ? 2 : 0
+        return String(unsafeUninitializedCapacity: prefix + width + 2) { buffer in
+            if weak {
+                buffer[0] = 0x57
+                buffer[1] = 0x2F
+            }
+            buffer[prefix] = 0x22
             var rest = value
-            for position in stride(from: width, through: 1, by: -1) {
+            for position in stride(from: prefix + width, through: prefix + 1, by: -1) {
                 let digit = UInt8(truncatingIfNeeded: rest & 0xF)
                 buffer[position] = digit < 10 ? 0x30 + digit : 0x57 + digit
                 rest >>= 4
             }
-            buffer[width + 1] = 0x22
-            return width + 2
+            buffer[prefix + width + 1] = 0x22
+            return prefix + width + 2
         }
     }
 }

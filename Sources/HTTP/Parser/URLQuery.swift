@@ -39,6 +39,8 @@ public struct URLQuery: Sendable {
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
+        // One pair per `&`, at most: the list is sized once rather than grown pair by pair.
+        items.reserveCapacity(bytes.reduce(1) { $0 + ($1 == ASCII.ampersand ? 1 : 0) })
         var pairStart = 0
         while pairStart <= bytes.count {
             var pairEnd = pairStart, equals: Int?
