@@ -76,14 +76,17 @@ public struct SpatialIndex: Sendable {
         let lastRow = Self.row(box.maxLat, originLat, cellDegrees, rows)
         members.withUnsafeBufferPointer { members in
             for row in firstRow...lastRow {
-                // The first member of the strip at or east of the box's west edge.
-                var low = Int(rowStart[row]), high = Int(rowStart[row + 1])
-                let end = high
-                while low < high {
-                    let middle = (low + high) / 2
-                    if members[middle].location.longitude < box.minLng { low = middle + 1 } else { high = middle }
+                // The first member of the strip at or east of the box's west edge, by a binary search whose step is
+                // a conditional move: which way a random point's search goes cannot be predicted.
+                let start = Int(rowStart[row]), end = Int(rowStart[row + 1])
+                var position = start
+                var count = end - start
+                while count > 1 {
+                    let half = count / 2
+                    position = members[position + half].location.longitude < box.minLng ? position + half : position
+                    count -= half
                 }
-                var position = low
+                if count == 1, members[position].location.longitude < box.minLng { position += 1 }
                 while position < end, members[position].location.longitude <= box.maxLng {
                     let latitude = members[position].location.latitude
                     if latitude >= box.minLat, latitude <= box.maxLat { body(position) }
