@@ -16,8 +16,8 @@ enum DecimalText {
     /// nil when the text is not a plain decimal (it may still be a number `Double(_:)` reads).
     private static func plain(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var start = 0, end = bytes.count
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        while start < end, bytes[start].isSpaceOrTab { start += 1 }
+        while end > start, bytes[end - 1].isSpaceOrTab { end -= 1 }
         var index = start
         var negative = false
         if index < end, bytes[index] == 0x2D || bytes[index] == 0x2B {

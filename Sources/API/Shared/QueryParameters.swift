@@ -32,8 +32,7 @@ struct QueryParameters {
             throw bad("\(name) is given more than once; give it once (lists are comma-separated, e.g. \(name)=a,b)")
         }
         // Values rarely carry spaces: one that starts and ends with something else is already trimmed.
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        let trimmed = value.utf8.first.map(isSpace) == false && value.utf8.last.map(isSpace) == false ? value : value.trimmedSpaces
+        let trimmed = value.utf8.first?.isSpaceOrTab == false && value.utf8.last?.isSpaceOrTab == false ? value : value.trimmedSpaces
         guard !trimmed.isEmpty else { throw bad("\(name) must not be empty") }
         return trimmed
     }
@@ -215,6 +214,11 @@ struct QueryParameters {
     }
 }
 
+extension UInt8 {
+    /// A space or a tab: what parameter values are trimmed of (`trimmedSpaces`, `DecimalText`).
+    var isSpaceOrTab: Bool { self == 0x20 || self == 0x09 }
+}
+
 extension String {
     /// `==` for parameter names, which rarely match: names of different lengths are told apart without comparing.
     @inline(__always)
@@ -227,8 +231,7 @@ extension StringProtocol {
     /// Leading and trailing spaces and tabs removed, without Foundation's character-set machinery (hot path).
     var trimmedSpaces: String {
         let text = Substring(self)
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = text.utf8.firstIndex(where: { !isSpace($0) }), let last = text.utf8.lastIndex(where: { !isSpace($0) })
+        guard let first = text.utf8.firstIndex(where: { !$0.isSpaceOrTab }), let last = text.utf8.lastIndex(where: { !$0.isSpaceOrTab })
         else { return "" }
         // Short values (numbers, coordinates) stay inline in the String: no heap copy of the whole value first.
         return String(text[first...last])
