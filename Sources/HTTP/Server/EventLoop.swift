@@ -52,8 +52,7 @@ final class EventLoop: @unchecked Sendable {
     private var nextSweep: Int64 = 0
     private var acceptingPausedUntil: Int64?
     private var listening = false
-    /// A descriptor held in reserve so that, out of descriptors, one pending client can be accepted and closed.
-    private var spareFd: Int32 = -1
+    private let reserve: DescriptorReserve
     private var shedLog = LogRateLimit(burst: 1, windowMillis: 1000)
     private var sequence: UInt64 = 0
     private var refusalLog = LogRateLimit()
@@ -61,14 +60,14 @@ final class EventLoop: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(index: Int, context: ServerContext, listener: Listener) throws {
+    init(index: Int, context: ServerContext, listener: Listener, reserve: DescriptorReserve) throws {
         self.index = index
         self.context = context
         self.listener = listener
+        self.reserve = reserve
         epfd = try Sys.epollCreate()
         wakeFd = try Sys.eventFD()
         scratch = .allocate(byteCount: 64 * 1024, alignment: 16)
-        spareFd = Sys.openDevNull()
         Sys.epollControl(epfd, EPOLL_CTL_ADD, wakeFd, events: cepoll_in())
         startListening()
     }
@@ -129,7 +128,7 @@ final class EventLoop: @unchecked Sendable {
                 startListening()
             }
             if now >= nextSweep {
-                reopenSpare()
+                if reserve.isShort { reserve.refill() }
                 sweepTimeouts()
                 nextSweep = now + 1000
             }
@@ -143,7 +142,6 @@ final class EventLoop: @unchecked Sendable {
         }
         Sys.close(epfd)
         Sys.close(wakeFd)
-        if spareFd >= 0 { Sys.close(spareFd) }
     }
 
     private func connection(for fd: Int32) -> Connection? {
@@ -168,6 +166,11 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<64 {
             switch listener.accept() {
             case .accepted(let fd, let peer):
+                if reserve.isShort {
+                    reserve.reclaim(fd)
+                    reportShed(1)
+                    continue
+                }
                 let open = context.metrics.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
                 if open > context.configuration.maxConnections || drainDeadline != nil {
                     context.metrics.openConnections.wrappingSubtract(1, ordering: .relaxed)
@@ -197,31 +200,28 @@ final class EventLoop: @unchecked Sendable {
         readAvailable(connection)
     }
 
-    /// Out of descriptors: with the spare descriptor free, accept every client already waiting and close it
-    /// (each closed one frees the slot for the next), then stop polling the listener briefly, so the loop neither
-    /// spins nor leaves clients hanging in the backlog.
+    /// Out of descriptors: with a reserved slot lent, accept every client already waiting and close it (each
+    /// closed one frees the slot for the next), then stop polling the listener briefly, so the loop neither spins
+    /// nor leaves clients hanging in the backlog.
     private func shedWaitingClients() {
-        var shed = 0
-        if spareFd >= 0 {
-            Sys.close(spareFd)
-            spareFd = -1
+        let shed = reserve.withSlotLent {
+            var shed = 0
             while shed < 1024, case .accepted(let fd, _) = listener.accept() {
                 Sys.close(fd)
                 shed += 1
             }
+            return shed
         }
-        // Another loop may take the freed slot first; a spare that cannot be reopened now is retried at the sweep.
-        reopenSpare()
-        if let closed = shedLog.admit(now: now, tallying: shed) {
-            context.logger.warning(
-                "out of file descriptors (limit \(Sys.fileDescriptorLimit())); closed \(closed) waiting connection(s) since the last report; accepting again every 100 ms")
-        }
+        reportShed(shed)
         stopListening()
         acceptingPausedUntil = now + 100
     }
 
-    private func reopenSpare() {
-        if spareFd < 0 { spareFd = Sys.openDevNull() }
+    private func reportShed(_ count: Int) {
+        if let closed = shedLog.admit(now: now, tallying: count) {
+            context.logger.warning(
+                "out of file descriptors (limit \(Sys.fileDescriptorLimit())); closed \(closed) waiting connection(s) since the last report; accepting again every 100 ms")
+        }
     }
 
     private func rejectOverCapacity(_ fd: Int32) {

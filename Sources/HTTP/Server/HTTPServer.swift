@@ -45,7 +45,10 @@ public final class HTTPServer: @unchecked Sendable {
         }
         self.listeners = listeners
         do {
-            loops = try (0..<count).map { try EventLoop(index: $0, context: context, listener: listeners[$0]) }
+            let reserve = DescriptorReserve(count: count)
+            loops = try (0..<count).map {
+                try EventLoop(index: $0, context: context, listener: listeners[$0], reserve: reserve)
+            }
         } catch let error as SocketError {
             listeners.forEach { $0.close() }
             throw .system(error)
