@@ -95,6 +95,12 @@ struct ConnectionMachine {
     /// Mid-request or with output queued: shutdown lets it finish within the grace period.
     var isBusy: Bool { pendingInbound > 0 || pendingOutbound > 0 }
 
+    /// Whether the write side ends (close or shutdown) once the pending output is sent.
+    var finishesAfterFlush: Bool {
+        if case .closingAfterFlush = state { return true }
+        return false
+    }
+
     var isLingering: Bool {
         if case .lingering = state { return true }
         return false

@@ -228,7 +228,7 @@ final class EventLoop: @unchecked Sendable {
         let body = #"{"error":true,"reason":"Server is at its connection limit; try again shortly"}"#
         let text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nRetry-After: 1\r\nConnection: close\r\n\r\n\(body)"
         var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Sys.send(fd, UnsafeRawBufferPointer($0)) }
+        _ = bytes.withUnsafeMutableBytes { Sys.send(fd, UnsafeRawBufferPointer($0), more: true) }
         Sys.close(fd)
     }
 
@@ -325,9 +325,12 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func flush(_ connection: Connection) -> ConnectionAction {
+        // A response the connection ends after is sent corked: its FIN then leaves with its last bytes, one
+        // segment fewer for both ends of a `Connection: close` exchange.
+        let more = connection.machine.finishesAfterFlush
         while connection.machine.pendingOutbound > 0 {
             let fd = connection.fd
-            switch connection.machine.withPendingOutput({ Sys.send(fd, $0) }) {
+            switch connection.machine.withPendingOutput({ Sys.send(fd, $0, more: more) }) {
             case .bytes(let n):
                 connection.machine.sent(n, now: now)
                 context.metrics.recordBytesSent(n, loop: index)

@@ -103,24 +103,28 @@ enum Sys {
         }
     }
 
-    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> IOResult {
+    /// `more`: the socket's FIN follows these bytes, so a short tail may wait for it (MSG_MORE) and leave in the
+    /// same segment.
+    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, more: Bool = false) -> IOResult {
+        let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
         while true {
-            let n = Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            let n = Glibc.send(fd, buffer.baseAddress, buffer.count, flags)
             if n >= 0 { return .bytes(n) }
             if let failed = failure(of: "send") { return failed }
         }
     }
 
     /// Sends the bytes the iovecs cover, in order, in one call.
-    static func send(_ fd: Int32, _ vectors: UnsafeBufferPointer<iovec>) -> IOResult {
+    static func send(_ fd: Int32, _ vectors: UnsafeBufferPointer<iovec>, more: Bool = false) -> IOResult {
         if vectors.count == 1 {
-            return send(fd, UnsafeRawBufferPointer(start: vectors[0].iov_base, count: vectors[0].iov_len))
+            return send(fd, UnsafeRawBufferPointer(start: vectors[0].iov_base, count: vectors[0].iov_len), more: more)
         }
         var message = msghdr()
         message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
         message.msg_iovlen = vectors.count
+        let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
         while true {
-            let n = Glibc.sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+            let n = Glibc.sendmsg(fd, &message, flags)
             if n >= 0 { return .bytes(n) }
             if let failed = failure(of: "sendmsg") { return failed }
         }
