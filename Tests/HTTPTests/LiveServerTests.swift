@@ -52,6 +52,22 @@ import Testing
         }
     }
 
+    /// The last send before a close is corked (MSG_MORE) so the FIN rides with the last bytes: a body far larger than
+    /// the socket buffers, sent over many partial writes, must still arrive whole before the close.
+    @Test func aLargeBodyBeforeConnectionCloseArrivesWholeBeforeTheFIN() throws {
+        try withLiveServer(makeTestApp()) { port in
+            let client = try RawClient(port: port)
+            try client.send("GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            Thread.sleep(forTimeInterval: 0.2)
+            let (bytes, closed) = client.readUntilClosed(timeout: 10)
+            let responses = RawResponse.parseAll(bytes)
+            #expect(closed)
+            #expect(responses.count == 1)
+            #expect(responses.first?.body.count == 4 * 1024 * 1024)
+            #expect(responses.first?.body.allSatisfy { $0 == 0x61 } == true)
+        }
+    }
+
     @Test func http10ClosesUnlessAskedToKeepAlive() throws {
         try withLiveServer(makeTestApp()) { port in
             let plain = try RawClient(port: port)
