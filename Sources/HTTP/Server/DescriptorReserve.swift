@@ -18,7 +18,7 @@ final class DescriptorReserve: Sendable {
     init(count: Int) {
         wanted = max(1, count)
         held = Mutex([])
-        _ = refill()
+        refill()
     }
 
     deinit {
@@ -32,12 +32,11 @@ final class DescriptorReserve: Sendable {
     /// Takes back the slot a client accepted while short may hold: closes `fd` and fills the reserve again.
     func reclaim(_ fd: Int32) {
         Sys.close(fd)
-        _ = refill()
+        refill()
     }
 
-    /// Opens descriptors until the reserve is full; returns how many it holds.
-    @discardableResult
-    func refill() -> Int {
+    /// Opens descriptors until the reserve is full, or as many as the process can.
+    func refill() {
         held.withLock { topUp(&$0) }
     }
 
@@ -57,14 +56,12 @@ final class DescriptorReserve: Sendable {
         }
     }
 
-    @discardableResult
-    private func topUp(_ spares: inout [Int32]) -> Int {
+    private func topUp(_ spares: inout [Int32]) {
         while spares.count < wanted {
             let fd = Sys.openDevNull()
             guard fd >= 0 else { break }
             spares.append(fd)
         }
         short.store(spares.count < wanted, ordering: .sequentiallyConsistent)
-        return spares.count
     }
 }

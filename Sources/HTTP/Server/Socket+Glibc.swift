@@ -106,9 +106,8 @@ enum Sys {
     /// `more`: the socket's FIN follows these bytes, so a short tail may wait for it (MSG_MORE) and leave in the
     /// same segment.
     static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, more: Bool = false) -> IOResult {
-        let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
         while true {
-            let n = Glibc.send(fd, buffer.baseAddress, buffer.count, flags)
+            let n = Glibc.send(fd, buffer.baseAddress, buffer.count, sendFlags(more: more))
             if n >= 0 { return .bytes(n) }
             if let failed = failure(of: "send") { return failed }
         }
@@ -122,12 +121,15 @@ enum Sys {
         var message = msghdr()
         message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
         message.msg_iovlen = vectors.count
-        let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
         while true {
-            let n = Glibc.sendmsg(fd, &message, flags)
+            let n = Glibc.sendmsg(fd, &message, sendFlags(more: more))
             if n >= 0 { return .bytes(n) }
             if let failed = failure(of: "sendmsg") { return failed }
         }
+    }
+
+    private static func sendFlags(more: Bool) -> Int32 {
+        Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
     }
 
     /// What a failed `read` or `send` left in errno: nil to retry (EINTR), `.wouldBlock`, else `.closed`
