@@ -112,8 +112,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("fuel=XYZ", "valid codes: U91"), ("state=XX", "valid values: NSW"), ("near=200,1", "latitude"),
-        ("near=1", "lat,lng"), ("near=-33,500", "longitude"), ("radius_km=5", "needs near"),
+        ("fuel=XYZ", "valid codes: U91"), ("state=XX", "valid values: NSW"),
+        ("near=200,1", "latitude must be between -90 and 90, got 200"), ("near=1", "lat,lng"), ("near=1,2,3", "lat,lng"),
+        ("near=,151", "lat,lng"), ("near=-33,", "lat,lng"), ("near=-33,500", "longitude must be between -180 and 180, got 500"), ("radius_km=5", "needs near"),
         ("near=-33.8,151.2&radius_km=51", "radius_km"), ("bbox=1,2,3", "minLat,minLng,maxLat,maxLng"),
         ("bbox=-33,151,-34,152", "bbox"), ("limit=0", "limit"), ("limit=501", "limit"), ("offset=-1", "offset"),
         ("sort=height", "sort must be one of"), ("sort=distance", "needs near"), ("ids=1,x", "ids"),
@@ -124,6 +125,16 @@ import Testing
         #expect(res.status == .badRequest)
         let reason = try AppTestSupport.json(res)["reason"] as? String ?? ""
         #expect(reason.contains(mentions), "reason was: \(reason)")
+    }
+
+    @Test func aPointAndAChoiceAreReadWhateverTheirSpacingAndCase() throws {
+        let plain = try app.test(.GET, "/v1/stations?near=-33.8688,151.2093&fuel=U91&sort=price")
+        #expect(plain.status == .ok)
+        let spaced = try app.test(.GET, "/v1/stations?near=-33.8688,%20151.2093&fuel=U91&sort=PRICE")
+        #expect(spaced.status == .ok)
+        let ids = { (res: TestResponse) in try require(try AppTestSupport.json(res)["data"] as? [[String: Any]]).compactMap { $0["id"] as? Int } }
+        #expect(try ids(spaced) == ids(plain))
+        #expect(try !ids(plain).isEmpty)
     }
 
     @Test func wrongMethodIs405WithAllow() throws {

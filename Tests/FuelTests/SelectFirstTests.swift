@@ -14,6 +14,20 @@ import Testing
             #expect(selected.sorted() == values.sorted())
         }
     }
+
+    /// Short lists (a nearby page) are sorted by insertion: elements that compare equal keep the order they came in.
+    @Test func equalElementsKeepTheirOrderInShortLists() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let keyed = (0..<Int.random(in: 0...64, using: &generator)).map { position in
+                (key: Int.random(in: 0...8, using: &generator), position: position)
+            }
+            var selected = keyed
+            selected.selectFirst(keyed.count, by: { $0.key < $1.key })
+            let expected = keyed.sorted { ($0.key, $0.position) < ($1.key, $1.position) }
+            #expect(selected.map(\.position) == expected.map(\.position))
+        }
+    }
 }
 
 @Suite struct SampleRolloverTests {

@@ -13,6 +13,11 @@ enum DecimalText {
 
     static func double(_ text: String) -> Double? { double(text[...]) }
 
+    /// `double` of UTF-8 text in place: a point's two numbers are read without slicing its string.
+    static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        plain(bytes) ?? Double(String(decoding: bytes, as: UTF8.self).trimmedSpaces)
+    }
+
     /// nil when the text is not a plain decimal (it may still be a number `Double(_:)` reads).
     private static func plain(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var start = 0, end = bytes.count

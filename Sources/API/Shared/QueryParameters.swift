@@ -32,7 +32,9 @@ struct QueryParameters {
             throw bad("\(name) is given more than once; give it once (lists are comma-separated, e.g. \(name)=a,b)")
         }
         // Values rarely carry spaces: one that starts and ends with something else is already trimmed.
-        let trimmed = value.utf8.first?.isSpaceOrTab == false && value.utf8.last?.isSpaceOrTab == false ? value : value.trimmedSpaces
+        var edges = value
+        let untrimmed = edges.withUTF8 { bytes in bytes.first?.isSpaceOrTab == false && bytes.last?.isSpaceOrTab == false }
+        let trimmed = untrimmed ? value : value.trimmedSpaces
         guard !trimmed.isEmpty else { throw bad("\(name) must not be empty") }
         return trimmed
     }
@@ -99,14 +101,23 @@ struct QueryParameters {
     /// `near=lat,lng`
     func coordinate() throws -> Coordinate? {
         let name = "near"
-        guard let raw = try string(name) else { return nil }
-        // Exactly one comma, found in place (no array of parts): a point arrives with every nearby request.
-        guard let comma = raw.utf8.firstIndex(of: UInt8(ascii: ",")), case let latText = raw[..<comma],
-              case let lngText = raw[raw.index(after: comma)...], !lngText.utf8.contains(UInt8(ascii: ",")),
-              let lat = DecimalText.double(latText), let lng = DecimalText.double(lngText), lat.isFinite, lng.isFinite
-        else { throw bad("\(name) must be 'lat,lng' in decimal degrees, e.g. \(name)=-33.8688,151.2093") }
-        guard (-90...90).contains(lat) else { throw bad("\(name) latitude must be between -90 and 90, got \(latText)") }
-        guard (-180...180).contains(lng) else { throw bad("\(name) longitude must be between -180 and 180, got \(lngText)") }
+        guard var raw = try string(name) else { return nil }
+        // Exactly one comma, both numbers read in place: a point arrives with every nearby request.
+        let numbers: (Double, Double)? = raw.withUTF8 { bytes in
+            guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")),
+                  !bytes[(comma + 1)...].contains(UInt8(ascii: ",")),
+                  let lat = DecimalText.double(UnsafeBufferPointer(rebasing: bytes[..<comma])),
+                  let lng = DecimalText.double(UnsafeBufferPointer(rebasing: bytes[(comma + 1)...])),
+                  lat.isFinite, lng.isFinite
+            else { return nil }
+            return (lat, lng)
+        }
+        guard let (lat, lng) = numbers else {
+            throw bad("\(name) must be 'lat,lng' in decimal degrees, e.g. \(name)=-33.8688,151.2093")
+        }
+        let parts = { raw.split(separator: ",", omittingEmptySubsequences: false) }
+        guard (-90...90).contains(lat) else { throw bad("\(name) latitude must be between -90 and 90, got \(parts()[0])") }
+        guard (-180...180).contains(lng) else { throw bad("\(name) longitude must be between -180 and 180, got \(parts()[1])") }
         return Coordinate(latitude: lat, longitude: lng)
     }
 
@@ -201,7 +212,8 @@ struct QueryParameters {
 
     func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws -> T? where T.RawValue == String {
         guard let raw = try string(name) else { return nil }
-        guard let value = T(rawValue: raw.lowercased()) else {
+        // Every choice is lower case, so one given that way is found without lower-casing a copy.
+        guard let value = T(rawValue: raw) ?? T(rawValue: raw.lowercased()) else {
             throw bad("\(name) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), got '\(raw)'")
         }
         return value

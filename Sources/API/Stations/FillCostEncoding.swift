@@ -35,6 +35,11 @@ struct FillCostEncoding {
         json.raw("}")
     }
 
+    /// What a list's ETag takes for one station's fill fields: its cost (no cost is a word no cost in cents is).
+    static func hashWord(_ costCents: Int?) -> UInt64 {
+        costCents.map { UInt64(bitPattern: Int64($0)) } ?? .max
+    }
+
     static func dollars(_ cents: Int, into json: inout some JSONOutput) {
         json.hundredths(ofInteger: cents)
     }

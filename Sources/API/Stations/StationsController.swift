@@ -115,11 +115,15 @@ enum StationListBody {
                     json.raw(",\"distance_km\":")
                     json.decimal(distance, places: 2)
                 }
-                // Derived from the query and other stations' prices too (`saving`), so hashed as written.
-                if fill != nil || extra != nil {
+                // The fill cost is a number, hashed as one; its `saving` follows from the reference, which the meta's
+                // hash covers. The caller's fields are hashed as written.
+                if let fill {
+                    fill.write(hit, into: &json)
+                    hash.mix(FillCostEncoding.hashWord(hit.fillCostCents))
+                }
+                if let extra {
                     let start = json.count
-                    fill?.write(hit, into: &json)
-                    extra?(index, &json)
+                    extra(index, &json)
                     hash.mix(json.written(from: start))
                 }
                 json.raw("}")

@@ -381,18 +381,22 @@ extension Array {
     /// Up to this many elements, `selectFirst` sorts by insertion.
     private static var shortSort: Int { 64 }
 
-    /// A stable insertion sort: each element is held while the larger ones before it shift up one place.
+    /// A stable insertion sort: each element's place among the sorted ones before it is found by binary search (a
+    /// nearby list arrives in map order, so a linear search mispredicts at every step), then the larger ones move up
+    /// one place in a single move.
     private mutating func insertionSort(by areInIncreasingOrder: (Element, Element) -> Bool) {
         withUnsafeMutableBufferPointer { elements in
-            guard elements.count > 1 else { return }
-            for index in 1..<elements.count {
-                let element = elements[index]
-                var hole = index
-                while hole > 0, areInIncreasingOrder(element, elements[hole - 1]) {
-                    elements[hole] = elements[hole - 1]
-                    hole -= 1
+            guard elements.count > 1, let base = elements.baseAddress else { return }
+            for index in 1..<elements.count where areInIncreasingOrder(elements[index], elements[index - 1]) {
+                // The first sorted element the new one precedes: after every equal one, so equal elements keep their order.
+                var low = 0, high = index - 1
+                while low < high {
+                    let middle = (low + high) / 2
+                    if areInIncreasingOrder(elements[index], elements[middle]) { high = middle } else { low = middle + 1 }
                 }
-                elements[hole] = element
+                let element = (base + index).move()
+                (base + low + 1).moveInitialize(from: base + low, count: index - low)
+                (base + low).initialize(to: element)
             }
         }
     }

@@ -48,12 +48,23 @@ public struct CompressionMiddleware: Middleware {
             || type.hasPrefix("application/problem+json") || type.hasPrefix("application/openmetrics-text")
     }
 
+    /// `value.hasSuffix("Accept-Encoding")` compared as bytes (`hasSuffix` compares characters): every response asks.
+    private static func endsWithAcceptEncoding(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            let suffix: StaticString = "Accept-Encoding"
+            guard bytes.count >= suffix.utf8CodeUnitCount else { return false }
+            let start = bytes.count - suffix.utf8CodeUnitCount
+            return (0..<suffix.utf8CodeUnitCount).allSatisfy { bytes[start + $0] == suffix.utf8Start[$0] }
+        }
+    }
+
     /// Whether a `Vary` field already names `Accept-Encoding` (or `*`); the spelling this framework writes is
     /// matched without splitting the list.
     static func variesOnEncoding(_ headers: HTTPHeaders) -> Bool {
         for (name, value) in headers where HTTPHeaders.equalsIgnoringCase(name, "Vary") {
             // What this framework writes (`Accept-Encoding`, `Accept, Accept-Encoding`), without Foundation's search.
-            if value.hasSuffix("Accept-Encoding") { return true }
+            if Self.endsWithAcceptEncoding(value) { return true }
             let listed = value.split(separator: ",").map { String($0).trimmingASCIIWhitespace() }
             if listed.contains(where: { $0 == "*" || HTTPHeaders.equalsIgnoringCase($0, "Accept-Encoding") }) { return true }
         }
