@@ -23,6 +23,19 @@ import Testing
         #expect(litre.costCents(priceTenths: 1_004, distanceKm: 0) == 100)  // 100.4 c
     }
 
+    /// Against libm's rounding over random fills and drives, half cents included.
+    @Test func costsRoundAsLibmRoundsHalfAwayFromZero() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let plan = FillPlan(litres: Double.random(in: 1...200, using: &generator).rounded() / [1, 2, 4][Int.random(in: 0...2, using: &generator)],
+                                litresPer100Km: Double.random(in: 2...30, using: &generator))
+            let price = Int.random(in: 0...40_000, using: &generator)
+            let distance = [0, Double.random(in: 0...50, using: &generator)][Int.random(in: 0...1, using: &generator)]
+            let expected = Int((Double(price) * plan.litresPaid(distanceKm: distance) / 10).rounded(.toNearestOrAwayFromZero))
+            #expect(plan.costCents(priceTenths: price, distanceKm: distance) == expected)
+        }
+    }
+
     @Test func theBoundsAreInclusive() {
         #expect(FillPlan(litres: 1, litresPer100Km: 2).isValid)
         #expect(FillPlan(litres: 200, litresPer100Km: 30).isValid)

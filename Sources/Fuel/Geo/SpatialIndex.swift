@@ -108,6 +108,17 @@ public struct SpatialIndex: Sendable {
     /// and within the radius by the unit-sphere test) and runs before the exact distance, so a station it refuses
     /// costs no trigonometry. Distances are `Coordinate.distanceKm(to:)`'s, to the bit.
     public func forEach(near point: Coordinate, radiusKm: Double, where wanted: (Int) -> Bool, _ body: (Hit) -> Void) {
+        withoutActuallyEscaping(wanted) { wanted in
+            withoutActuallyEscaping(body) { body in
+                var visitor = ClosureVisitor(wanted: wanted, body: body)
+                forEach(near: point, radiusKm: radiusKm, visiting: &visitor)
+            }
+        }
+    }
+
+    /// `forEach(near:radiusKm:where:_:)` reporting to a value instead of two closures: specialized for the
+    /// visitor's type, its tests are inlined into the scan (a nearby list calls them for every station in the box).
+    func forEach<Visitor: NearVisitor>(near point: Coordinate, radiusKm: Double, visiting visitor: inout Visitor) {
         guard point.isValid, radiusKm.isFinite, radiusKm >= 0 else { return }
         let box = BoundingBox(around: point, radiusKm: radiusKm).widened(by: Self.edgeDegrees)
         let center = UnitVector(point)
@@ -117,11 +128,19 @@ public struct SpatialIndex: Sendable {
             forEachMember(in: box) { position in
                 let member = members[position]
                 let slot = Int(member.slot)
-                guard center.dot(member.vector) >= minimumDot, wanted(slot) else { return }
+                guard center.dot(member.vector) >= minimumDot, visitor.admits(slot) else { return }
                 let distance = point.distanceKm(to: member.location, cosLatitude: cosLatitude, otherCosLatitude: member.cosLatitude)
-                if distance <= radiusKm { body(Hit(slot: slot, distanceKm: distance)) }
+                if distance <= radiusKm { visitor.visit(Hit(slot: slot, distanceKm: distance)) }
             }
         }
+    }
+
+    private struct ClosureVisitor: NearVisitor {
+        let wanted: (Int) -> Bool
+        let body: (Hit) -> Void
+
+        func admits(_ slot: Int) -> Bool { wanted(slot) }
+        func visit(_ hit: Hit) { body(hit) }
     }
 
     /// How far the box around a circle is widened before it picks candidates (about a millimetre): the box is
@@ -142,4 +161,13 @@ public struct SpatialIndex: Sendable {
     }
 
     public var indexedCount: Int { members.count }
+}
+
+/// What a radius scan reports to (`SpatialIndex.forEach(near:radiusKm:visiting:)`).
+protocol NearVisitor {
+    /// Whether the station at `slot` may be a hit, asked before its distance is measured: a refused one costs no
+    /// trigonometry.
+    func admits(_ slot: Int) -> Bool
+    /// A station within the radius that `admits` let through.
+    mutating func visit(_ hit: SpatialIndex.Hit)
 }

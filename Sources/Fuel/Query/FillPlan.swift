@@ -28,7 +28,12 @@ public struct FillPlan: Hashable, Sendable {
 
     /// The fill cost in whole cents (half a cent rounds up), for a price in tenths of a cent per litre.
     public func costCents(priceTenths: Int, distanceKm: Double) -> Int {
-        Int((Double(priceTenths) * litresPaid(distanceKm: distanceKm) / 10).rounded(.toNearestOrAwayFromZero))
+        let cents = Double(priceTenths) * litresPaid(distanceKm: distanceKm) / 10
+        // Half away from zero without libm's `round`, a call per station of every nearby list: below 2^52 the
+        // fraction of a non-negative double is exact, so this is the same number.
+        guard cents >= 0, cents < 0x1p52 else { return Int(cents.rounded(.toNearestOrAwayFromZero)) }
+        let whole = Int(cents)
+        return whole + (cents - Double(whole) >= 0.5 ? 1 : 0)
     }
 
     public var isValid: Bool {

@@ -154,14 +154,8 @@ extension FuelIndex {
                 gathered.add(slot, order: seen.count)
             }
         } else if let near = query.near, let radius = query.radiusKm {
-            // The cheap per-slot tests run before the distance: a station they refuse costs no trigonometry.
-            spatial.forEach(near: near, radiusKm: radius, where: { slot in
-                if let stateOrdinal, stateOrdinals[slot] != stateOrdinal { return false }
-                guard let fuelBase else { return true }
-                return priceTable[fuelBase + slot] >= 0 && (!ranksByPrice || standingTable[fuelBase + slot] == 0)
-            }) { hit in
-                gathered.add(hit.slot, order: hit.slot, distance: hit.distanceKm)
-            }
+            // The cheap per-slot tests run before the distance (`admits`): a station they refuse costs no trigonometry.
+            spatial.forEach(near: near, radiusKm: radius, visiting: &gathered)
         } else if let bbox = query.bbox {
             for slot in spatial.within(bbox) { gathered.add(slot, order: slot) }
         } else if let postcode = query.postcode {
@@ -334,6 +328,18 @@ private struct CandidateGatherer {
             }
         }
         candidates.append(FuelIndex.Candidate(slot: Int32(slot), order: Int32(order), price: price, rank: rank, distance: distance, cost: cost))
+    }
+}
+
+extension CandidateGatherer: NearVisitor {
+    func admits(_ slot: Int) -> Bool {
+        if let stateOrdinal, index.stateOrdinals[slot] != stateOrdinal { return false }
+        guard let fuelBase else { return true }
+        return index.priceTable[fuelBase + slot] >= 0 && (!ranksByPrice || index.standingTable[fuelBase + slot] == 0)
+    }
+
+    mutating func visit(_ hit: SpatialIndex.Hit) {
+        add(hit.slot, order: hit.slot, distance: hit.distanceKm)
     }
 }
 
