@@ -41,21 +41,28 @@ import Testing
     }
 }
 
-@Suite struct FileMiddlewareTests {
+/// A class so each test's public directory is removed when the test ends (`deinit`).
+@Suite final class FileMiddlewareTests {
+    /// Holds the public directory (`public/`) and a file outside it (`outside.txt`).
+    let scratch: String
     let root: String
 
     init() throws {
-        root = NSTemporaryDirectory() + "petty-public-\(UUID().uuidString)"
+        scratch = NSTemporaryDirectory() + "petty-public-\(UUID().uuidString)"
+        root = scratch + "/public"
         let fm = FileManager.default
         try fm.createDirectory(atPath: root + "/css", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: root + "/.well-known", withIntermediateDirectories: true)
-        try "<h1>home</h1>".write(toFile: root + "/index.html", atomically: true, encoding: .utf8)
-        try "body{}".write(toFile: root + "/css/site.css", atomically: true, encoding: .utf8)
-        try "{}".write(toFile: root + "/.well-known/apple-app-site-association", atomically: true, encoding: .utf8)
-        try "secret".write(toFile: root + "/.env", atomically: true, encoding: .utf8)
-        try "outside".write(toFile: root + "-outside.txt", atomically: true, encoding: .utf8)
-        try fm.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: root + "-outside.txt")
+        // Written in place: Foundation's atomic write leaves a `TemporaryDirectory.*` behind in /tmp on Linux.
+        try "<h1>home</h1>".write(toFile: root + "/index.html", atomically: false, encoding: .utf8)
+        try "body{}".write(toFile: root + "/css/site.css", atomically: false, encoding: .utf8)
+        try "{}".write(toFile: root + "/.well-known/apple-app-site-association", atomically: false, encoding: .utf8)
+        try "secret".write(toFile: root + "/.env", atomically: false, encoding: .utf8)
+        try "outside".write(toFile: scratch + "/outside.txt", atomically: false, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: scratch + "/outside.txt")
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: scratch) }
 
     func app() -> Application {
         let root = root
@@ -89,7 +96,7 @@ import Testing
 
     @Test(arguments: [
         "/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/css%2F..%2F..%2Fetc%2Fpasswd", "/.env",
-        "/escape.txt", "/css/..%5C..%5Cetc", "/%2e%2e%2fpetty-outside.txt",
+        "/escape.txt", "/css/..%5C..%5Cetc", "/%2e%2e%2foutside.txt", "/css/%2e%2e/%2e%2e/outside.txt",
     ])
     func nothingOutsideThePublicDirectoryIsReachable(path: String) throws {
         let res = try app().test(.GET, path)

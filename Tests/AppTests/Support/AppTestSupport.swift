@@ -14,8 +14,9 @@ enum AppTestSupport {
         return try! bootstrap.seedFromSamples(Dataset())
     }()
 
+    /// A fresh directory under this process's scratch root (`TestScratch`), removed when the process exits.
     static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "petty-test-\(UUID().uuidString)"
+        let path = TestScratch.root + "/\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
