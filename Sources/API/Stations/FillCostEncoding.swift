@@ -35,7 +35,7 @@ struct FillCostEncoding {
         json.raw("}")
     }
 
-    /// What a list's ETag takes for one station's fill fields: its cost (no cost is a word no cost in cents is).
+    /// What a list's ETag takes for one station's fill fields: its cost, or `UInt64.max` (no real cost's word) for none.
     static func hashWord(_ costCents: Int?) -> UInt64 {
         costCents.map { UInt64(bitPattern: Int64($0)) } ?? .max
     }
