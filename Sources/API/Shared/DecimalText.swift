@@ -6,9 +6,7 @@
 /// `strtod` is (Clinger's fast path). Anything else (exponents, `inf`, hex, long digit runs) goes to `Double(_:)`.
 enum DecimalText {
     static func double(_ text: Substring) -> Double? {
-        let fast = text.utf8.withContiguousStorageIfAvailable { plain($0) } ?? nil
-        if let fast { return fast }
-        return Double(text.trimmedSpaces)
+        text.utf8.withContiguousStorageIfAvailable(double) ?? Double(text.trimmedSpaces)
     }
 
     static func double(_ text: String) -> Double? { double(text[...]) }
