@@ -40,8 +40,8 @@ public struct CompressionMiddleware: Middleware {
 
     /// Text-like media types; images, fonts and archives are compressed already.
     static func isCompressible(_ contentType: String) -> Bool {
-        // The common spellings first, without copying the value.
-        if contentType.hasPrefix("application/json") || contentType.hasPrefix("text/") { return true }
+        // The common spellings first, compared as bytes in place (`hasPrefix` compares characters).
+        if Self.startsWith(contentType, "application/json") || Self.startsWith(contentType, "text/") { return true }
         let type = contentType.lowercasedASCII()
         return type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/javascript")
             || type.hasPrefix("application/xml") || type.hasPrefix("image/svg+xml") || type.hasPrefix("application/manifest+json")
@@ -50,8 +50,7 @@ public struct CompressionMiddleware: Middleware {
 
     /// `value.hasSuffix("Accept-Encoding")` compared as bytes (`hasSuffix` compares characters): every response asks.
     private static func endsWithAcceptEncoding(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { bytes in
+        HTTPHeaders.withUTF8(value) { bytes in
             let suffix: StaticString = "Accept-Encoding"
             guard bytes.count >= suffix.utf8CodeUnitCount else { return false }
             let start = bytes.count - suffix.utf8CodeUnitCount
@@ -59,10 +58,20 @@ public struct CompressionMiddleware: Middleware {
         }
     }
 
+    private static func startsWith(_ value: String, _ prefix: StaticString) -> Bool {
+        HTTPHeaders.withUTF8(value) { bytes in
+            guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+            return (0..<prefix.utf8CodeUnitCount).allSatisfy { bytes[$0] == prefix.utf8Start[$0] }
+        }
+    }
+
     /// Whether a `Vary` field already names `Accept-Encoding` (or `*`); the spelling this framework writes is
     /// matched without splitting the list.
     static func variesOnEncoding(_ headers: HTTPHeaders) -> Bool {
-        for (name, value) in headers where HTTPHeaders.equalsIgnoringCase(name, "Vary") {
+        var next = headers.firstIndex(name: "Vary")
+        while let index = next {
+            next = headers.firstIndex(name: "Vary", from: index + 1)
+            let value = headers.fields[index].value
             // What this framework writes (`Accept-Encoding`, `Accept, Accept-Encoding`), without Foundation's search.
             if Self.endsWithAcceptEncoding(value) { return true }
             let listed = value.split(separator: ",").map { String($0).trimmingASCIIWhitespace() }

@@ -40,19 +40,33 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// The first value of the field with this name.
     public func first(name: String) -> String? {
-        fields.first { Self.equalsIgnoringCase($0.name, name) }?.value
+        firstIndex(name: name).map { fields[$0].value }
     }
 
     public func contains(name: String) -> Bool {
-        fields.contains { Self.equalsIgnoringCase($0.name, name) }
+        firstIndex(name: name) != nil
+    }
+
+    /// Where the first field with this name is, at or after `start`. Names are read in place: a `for (name, value)`
+    /// loop or a predicate over whole fields copies each one, a retain and a release per string, on every response.
+    func firstIndex(name: String, from start: Int = 0) -> Int? {
+        let count = name.utf8.count
+        var index = start
+        while index < fields.count {
+            // Lengths first, read through the field in place: most names differ in length.
+            if fields[index].name.utf8.count == count, Self.equalsIgnoringCase(fields[index].name, name) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Whether any field with this name lists `token` (ASCII case ignored) among its comma-separated values, as
     /// `tokens(name:)` would, without allocating: `Connection` is checked on every request.
     public func containsToken(_ token: StaticString, name: String) -> Bool {
-        for field in fields where Self.equalsIgnoringCase(field.name, name) {
-            var value = field.value
-            let found = value.withUTF8 { bytes in
+        var next = firstIndex(name: name)
+        while let index = next {
+            next = firstIndex(name: name, from: index + 1)
+            let found = Self.withUTF8(fields[index].value) { bytes in
                 var start = 0
                 while start <= bytes.count {
                     var end = start
@@ -95,18 +109,35 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         // Lengths first (constant time for native strings): most names compared on the hot path differ in length.
+        // Then exact equality, which for the same literal or small string is a comparison of two words.
         guard a.utf8.count == b.utf8.count else { return false }
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard x.count == y.count else { return false }
-                for i in 0..<x.count where x[i] != y[i] {
-                    let lower = x[i] | 0x20
-                    if lower != y[i] | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
-                }
-                return true
+        if a == b { return true }
+        // Read in place: copying either string to call `withUTF8` cost a retain and a release per comparison.
+        return a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in equalsIgnoringCase(x, y) }
+        }.flatMap { $0 } ?? equalsIgnoringCase(Array(a.utf8)[...], Array(b.utf8)[...])
+    }
+
+    /// `body` over `text`'s UTF-8, read in place when it is contiguous (native strings are), else copied.
+    @inline(__always)
+    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    private static func equalsIgnoringCase<Bytes: RandomAccessCollection>(_ x: Bytes, _ y: Bytes) -> Bool
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        guard x.count == y.count else { return false }
+        var i = x.startIndex, j = y.startIndex
+        while i < x.endIndex {
+            if x[i] != y[j] {
+                let lower = x[i] | 0x20
+                if lower != y[j] | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
             }
+            i += 1
+            j += 1
         }
+        return true
     }
 }
 

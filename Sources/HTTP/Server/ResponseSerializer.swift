@@ -30,10 +30,12 @@ enum ResponseSerializer {
         buffer.append(0x20)
         buffer.append(contentsOf: response.status.reasonPhrase.utf8)
         buffer.append(contentsOf: crlf)
-        for (name, value) in response.headers where !isServerManaged(name) {
-            buffer.append(contentsOf: name.utf8)
+        // Each field read in place: a `for (name, value)` loop copied both strings, a retain and a release each.
+        let fields = response.headers.fields
+        for index in fields.indices where !isServerManaged(fields[index].name) {
+            appendUTF8(fields[index].name, to: &buffer)
             buffer.append(contentsOf: ": ".utf8)
-            buffer.append(contentsOf: value.utf8)
+            appendUTF8(fields[index].value, to: &buffer)
             buffer.append(contentsOf: crlf)
         }
         if !response.status.forbidsBody {
@@ -66,6 +68,12 @@ enum ResponseSerializer {
         case 17: HTTPHeaders.equalsIgnoringCase(name, "Transfer-Encoding")
         default: false
         }
+    }
+
+    /// `text`'s bytes, read in place (`append(contentsOf: text.utf8)` retained and released the string).
+    @inline(__always)
+    static func appendUTF8(_ text: String, to buffer: inout [UInt8]) {
+        HTTPHeaders.withUTF8(text) { buffer.append(contentsOf: $0) }
     }
 
     static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
