@@ -5,14 +5,15 @@ import HTTP
 enum JSONResponse {
     /// `memoized`: the response is rendered once and served many times, so its gzip is kept once made.
     static func make(body: [UInt8], etag: String, lastModified: String, maxAge: Int = 60, memoized: Bool = false) -> Response {
-        let headers: HTTPHeaders = [
-            "Content-Type": "application/json; charset=utf-8",
-            "ETag": etag,
-            "Last-Modified": lastModified,
-            "Cache-Control": cacheControl(maxAge),
-            "Vary": "Accept-Encoding",
-            "X-Content-Type-Options": "nosniff",
-        ]
+        // Built as the fields array itself: every JSON response starts here.
+        let headers = HTTPHeaders(fields: [
+            (name: "Content-Type", value: "application/json; charset=utf-8"),
+            (name: "ETag", value: etag),
+            (name: "Last-Modified", value: lastModified),
+            (name: "Cache-Control", value: cacheControl(maxAge)),
+            (name: "Vary", value: "Accept-Encoding"),
+            (name: "X-Content-Type-Options", value: "nosniff"),
+        ])
         guard memoized else { return Response(status: .ok, headers: headers, body: body) }
         return Response(status: .ok, headers: headers, compressible: CompressibleBody(body, etag: etag))
     }

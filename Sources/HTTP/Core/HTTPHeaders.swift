@@ -9,6 +9,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
+    /// Fields already labelled, taken as they are (the other initializers relabel every pair into a second array).
+    public init(fields: [Element]) {
+        self.fields = fields
+    }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }

@@ -1,7 +1,5 @@
 /// Queues a response's head and body for one connection; they leave together in one `sendmsg`.
 enum ResponseSerializer {
-    static let crlf: [UInt8] = [13, 10]
-
     /// - Parameters:
     ///   - includeBody: false for HEAD (the head still says how long the body would be).
     ///   - keepAlive: whether the connection stays open after this response.
@@ -25,36 +23,42 @@ enum ResponseSerializer {
         let needed = buffer.count + 160 + response.headers.count * 40 + copiedBody
         // Geometric growth: pipelined responses append to the same buffer.
         if needed > buffer.capacity { buffer.reserveCapacity(max(needed, buffer.capacity * 2)) }
-        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        // Literals and the server's byte arrays are appended from their storage in place: through `append(contentsOf:)`
+        // each was a generic sequence append with a retain and a release, a dozen per response.
+        append("HTTP/1.1 ", to: &buffer)
         appendDecimal(response.status.code, to: &buffer)
         buffer.append(0x20)
-        buffer.append(contentsOf: response.status.reasonPhrase.utf8)
-        buffer.append(contentsOf: crlf)
+        appendUTF8(response.status.reasonPhrase, to: &buffer)
+        append("\r\n", to: &buffer)
         // Each field read in place: a `for (name, value)` loop copied both strings, a retain and a release each.
         let fields = response.headers.fields
         for index in fields.indices where !isServerManaged(fields[index].name) {
             appendUTF8(fields[index].name, to: &buffer)
-            buffer.append(contentsOf: ": ".utf8)
+            append(": ", to: &buffer)
             appendUTF8(fields[index].value, to: &buffer)
-            buffer.append(contentsOf: crlf)
+            append("\r\n", to: &buffer)
         }
         if !response.status.forbidsBody {
-            buffer.append(contentsOf: "Content-Length: ".utf8)
+            append("Content-Length: ", to: &buffer)
             appendDecimal(response.body.count, to: &buffer)
-            buffer.append(contentsOf: crlf)
+            append("\r\n", to: &buffer)
         }
-        buffer.append(contentsOf: "Date: ".utf8)
-        buffer.append(contentsOf: date)
-        buffer.append(contentsOf: crlf)
-        buffer.append(contentsOf: "Server: ".utf8)
-        buffer.append(contentsOf: serverName)
-        buffer.append(contentsOf: crlf)
+        append("Date: ", to: &buffer)
+        date.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+        append("\r\nServer: ", to: &buffer)
+        serverName.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+        append("\r\n", to: &buffer)
         if !keepAlive {
-            buffer.append(contentsOf: "Connection: close\r\n".utf8)
+            append("Connection: close\r\n", to: &buffer)
         } else if version.minor == 0 {
-            buffer.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+            append("Connection: keep-alive\r\n", to: &buffer)
         }
-        buffer.append(contentsOf: crlf)
+        append("\r\n", to: &buffer)
+    }
+
+    @inline(__always)
+    private static func append(_ text: StaticString, to buffer: inout [UInt8]) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
     /// Framing headers are the server's to write; a handler's copy would risk a second, conflicting length.
