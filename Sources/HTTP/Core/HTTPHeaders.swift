@@ -118,9 +118,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         guard a.utf8.count == b.utf8.count else { return false }
         if a == b { return true }
         // Read in place: copying either string to call `withUTF8` cost a retain and a release per comparison.
-        return a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in equalsIgnoringCase(x, y) }
-        }.flatMap { $0 } ?? equalsIgnoringCase(Array(a.utf8)[...], Array(b.utf8)[...])
+        return withUTF8(a) { x in withUTF8(b) { y in equalsIgnoringCase(x, y) } }
     }
 
     /// `body` over `text`'s UTF-8, read in place when it is contiguous (native strings are), else copied.
@@ -130,17 +128,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
-    private static func equalsIgnoringCase<Bytes: RandomAccessCollection>(_ x: Bytes, _ y: Bytes) -> Bool
-    where Bytes.Element == UInt8, Bytes.Index == Int {
+    private static func equalsIgnoringCase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
         guard x.count == y.count else { return false }
-        var i = x.startIndex, j = y.startIndex
-        while i < x.endIndex {
-            if x[i] != y[j] {
-                let lower = x[i] | 0x20
-                if lower != y[j] | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
-            }
-            i += 1
-            j += 1
+        for i in 0..<x.count where x[i] != y[i] {
+            let lower = x[i] | 0x20
+            if lower != y[i] | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
         }
         return true
     }
