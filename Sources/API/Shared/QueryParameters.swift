@@ -32,8 +32,10 @@ struct QueryParameters {
             throw bad("\(name) is given more than once; give it once (lists are comma-separated, e.g. \(name)=a,b)")
         }
         // Values rarely carry spaces: one that starts and ends with something else is already trimmed.
-        var edges = value
-        let untrimmed = edges.withUTF8 { bytes in bytes.first?.isSpaceOrTab == false && bytes.last?.isSpaceOrTab == false }
+        // Read in place: copying the value to call `withUTF8` cost a retain and a release per parameter read.
+        let untrimmed = value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.first?.isSpaceOrTab == false && bytes.last?.isSpaceOrTab == false
+        } ?? false
         let trimmed = untrimmed ? value : value.trimmedSpaces
         guard !trimmed.isEmpty else { throw bad("\(name) must not be empty") }
         return trimmed
