@@ -10,7 +10,7 @@ struct ConnectionMachineTests {
         let serverName = Array("petty-test".utf8)
         var served: [String] = []
 
-        mutating func respond(to head: HTTPRequestHead, body: [UInt8]) -> Response {
+        mutating func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response {
             served.append("\(head.method.rawValue) \(head.target) \(body.count)")
             if head.target == "/close" {
                 var response = Response(text: "bye")

@@ -61,6 +61,25 @@ struct LiveEdgeTests {
         #expect(lines.allSatisfy { !$0.dropLast().contains("\n") && !$0.contains("\u{1b}") })
     }
 
+    @Test("An error no middleware renders is a 500 on the same connection, logged with the method and path but not the query")
+    func unrenderedErrorIsA500() throws {
+        struct Boom: Error {}
+        let sink = LogSink.inMemory()
+        let app = Application(environment: .testing, logger: Logger(label: "test", level: .info, sink: sink))
+        app.server.threads = 1
+        app.middleware = []
+        app.get("boom") { _ -> String in throw Boom() }
+        app.get("hello") { _ in "hello" }
+        try withLiveServer(app) { port in
+            let client = try RawClient(port: port)
+            try client.send("GET /boom?token=secret HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+            let answers = RawResponse.parseAll(client.readUntilClosed().bytes)
+            #expect(answers.map(\.status) == [500, 200])
+        }
+        let lines = sink.lines.filter { $0.contains("unhandled error") }
+        #expect(lines.count == 1 && lines[0].contains("GET /boom: ") && !lines[0].contains("secret"), "\(sink.lines)")
+    }
+
     @Test("The refusal log keeps 10 lines a second and then says how many it held back")
     func rateLimit() {
         var limit = LogRateLimit(burst: 10, windowMillis: 1000)

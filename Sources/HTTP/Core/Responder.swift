@@ -1,6 +1,15 @@
 /// Turns a request into a response. Handlers run on the event loop thread and must not block.
 public protocol Responder: Sendable {
     func respond(to request: Request) throws -> Response
+    /// The server's entry: the request handed over, so a responder that fills in what routing found
+    /// (`DefaultResponder`) does it in place instead of copying every field's storage. Defaults to `respond(to:)`.
+    func respond(owning request: consuming Request) throws -> Response
+}
+
+extension Responder {
+    public func respond(owning request: consuming Request) throws -> Response {
+        try respond(to: request)
+    }
 }
 
 /// A responder from a closure.

@@ -24,7 +24,10 @@ public final class DefaultResponder: Responder {
     }
 
     public func respond(to request: Request) throws -> Response {
-        var request = request
+        try respond(owning: request)
+    }
+
+    public func respond(owning request: consuming Request) throws -> Response {
         guard request.method.isImplemented else {
             request.miss = .notImplemented
             return try missResponder.respond(to: request)

@@ -5,7 +5,7 @@ import Glibc
 protocol ConnectionHost {
     var isDraining: Bool { get }
     var serverName: [UInt8] { get }
-    mutating func respond(to head: HTTPRequestHead, body: [UInt8]) -> Response
+    mutating func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response
     mutating func date() -> [UInt8]
     /// The connection answered a request itself, before any route (parser error, timeout, expectation): for the
     /// log and the metrics.
@@ -142,7 +142,8 @@ struct ConnectionMachine {
             let result = inbound.withUnsafeBytes { raw in
                 settings.parser.parse(UnsafeRawBufferPointer(rebasing: raw[inboundStart...]), resuming: &progress)
             }
-            switch result {
+            // Consumed, so a complete request's head moves on to the application instead of being copied out.
+            switch consume result {
             case .complete(let head, let body, let consumed):
                 inboundStart += consumed
                 compactInbound()
@@ -179,17 +180,19 @@ struct ConnectionMachine {
         return nil
     }
 
-    private mutating func respond<Host: ConnectionHost>(to head: HTTPRequestHead, body: [UInt8], host: inout Host) {
+    private mutating func respond<Host: ConnectionHost>(to head: consuming HTTPRequestHead, body: [UInt8], host: inout Host) {
         requestsServed &+= 1
+        // What the answer's framing needs of the head, read before the head is handed to the application.
+        let wantsKeepAlive = head.wantsKeepAlive, version = head.version, includeBody = head.method != .HEAD
         let response = host.respond(to: head, body: body)
-        let keepAlive = head.wantsKeepAlive && !host.isDraining && !response.forcesClose
+        let keepAlive = wantsKeepAlive && !host.isDraining && !response.forcesClose
         ResponseSerializer.write(
-            response, version: head.version, includeBody: head.method != .HEAD, keepAlive: keepAlive,
+            response, version: version, includeBody: includeBody, keepAlive: keepAlive,
             date: host.date(), serverName: host.serverName, into: &outbound
         )
         if !keepAlive {
             state = .closingAfterFlush
-            lingersOnClose = head.wantsKeepAlive || pendingInbound > 0
+            lingersOnClose = wantsKeepAlive || pendingInbound > 0
         }
     }
 

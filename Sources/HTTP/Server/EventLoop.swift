@@ -242,7 +242,7 @@ final class EventLoop: @unchecked Sendable {
         var isDraining: Bool { loop.drainDeadline != nil }
         var serverName: [UInt8] { loop.context.serverName }
 
-        func respond(to head: HTTPRequestHead, body: [UInt8]) -> Response {
+        func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response {
             loop.respond(to: head, body: body, peer: peer)
         }
 
@@ -292,14 +292,17 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func respond(to head: HTTPRequestHead, body: [UInt8], peer: String) -> Response {
+    private func respond(to head: consuming HTTPRequestHead, body: [UInt8], peer: String) -> Response {
         sequence &+= 1
-        let request = Request(head: head, body: body, peerAddress: peer, id: RequestID(loop: index, sequence: sequence))
+        let id = RequestID(loop: index, sequence: sequence)
+        // For the log line of a failure only: `path` is joined from the segments, so the target is kept instead.
+        let method = head.method, target = head.target
         do {
-            return try context.responder.respond(to: request)
+            return try context.responder.respond(owning: Request(head: head, body: body, peerAddress: peer, id: id))
         } catch {
-            context.logger.error("unhandled error for \(head.method) \(head.path): \(error)")
-            return ErrorRendering.response(for: Abort(.internalServerError), request: request, revealDetails: false)
+            let path = target.prefix { $0 != "?" }
+            context.logger.error("unhandled error for \(method) \(path): \(error)")
+            return ErrorRendering.response(for: Abort(.internalServerError), request: nil, revealDetails: false)
         }
     }
 
