@@ -237,7 +237,9 @@ extension FuelIndex {
 /// checked exclusive access to each of them at run time, per candidate.
 private struct CandidateGatherer {
     let index: FuelIndex
-    let query: StationQuery
+    /// What `add` reads of the query, not the query: a copy of it was a dozen reference counts (its arrays and
+    /// strings) bumped and dropped per request.
+    let filters: Filters
     let stateOrdinal: UInt8?
     let fuelBase: Int?
     let ranksByPrice: Bool
@@ -258,7 +260,9 @@ private struct CandidateGatherer {
         excludedBrands: Set<Int32>, anyFuelBases: [Int]?, textMatches: SearchMatches?, filtersMore: Bool
     ) {
         self.index = index
-        self.query = query
+        self.filters = Filters(
+            access: query.access, near: query.near, radiusKm: query.radiusKm, bbox: query.bbox, postcode: query.postcode,
+            after: query.after, fill: query.fill)
         self.stateOrdinal = stateOrdinal
         self.fuelBase = fuelBase
         self.ranksByPrice = ranksByPrice
@@ -269,6 +273,16 @@ private struct CandidateGatherer {
         self.filtersMore = filtersMore
         // A nearby list's circle holds dozens: growing from empty would copy the list several times over.
         candidates.reserveCapacity(64)
+    }
+
+    struct Filters {
+        let access: AccessFilter?
+        let near: Coordinate?
+        let radiusKm: Double?
+        let bbox: BoundingBox?
+        let postcode: String?
+        let after: StationID?
+        let fill: FillPlan?
     }
 
     private func sellsAny(_ fuelBases: [Int], slot: Int) -> Bool {
@@ -291,7 +305,7 @@ private struct CandidateGatherer {
             if !excludedBrands.isEmpty, excludedBrands.contains(index.brandNumbers[slot]) { return }
             if let anyFuelBases, !sellsAny(anyFuelBases, slot: slot) { return }
         }
-        if let access = query.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + slot) }) { return }
+        if let access = filters.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + slot) }) { return }
         var price: Int32 = 0
         if let fuelBase {
             price = index.priceTable[fuelBase + slot]
@@ -300,27 +314,27 @@ private struct CandidateGatherer {
             if ranksByPrice, index.standingTable[fuelBase + slot] != 0 { return }
         }
         var distance = distance
-        if distance == .infinity, let near = query.near {
+        if distance == .infinity, let near = filters.near {
             let location = index.snapshot.entries[slot].station.location
             if location.isValid { distance = near.distanceKm(to: location) }
-            if let radius = query.radiusKm, !(distance <= radius) { return }
+            if let radius = filters.radiusKm, !(distance <= radius) { return }
         }
         var rank: Int32 = 0
         if filtersMore {
-            if let bbox = query.bbox, !bbox.contains(index.snapshot.entries[slot].station.location) { return }
-            if let postcode = query.postcode, index.snapshot.entries[slot].station.postcode != postcode { return }
+            if let bbox = filters.bbox, !bbox.contains(index.snapshot.entries[slot].station.location) { return }
+            if let postcode = filters.postcode, index.snapshot.entries[slot].station.postcode != postcode { return }
             if let textMatches {
                 let match = matched ?? textMatches[slot]
                 if match == .none { return }
                 rank = match == .whole ? 0 : 1
             }
-            if let after = query.after, index.snapshot.entries[slot].id <= after {
+            if let after = filters.after, index.snapshot.entries[slot].id <= after {
                 before += 1
                 return
             }
         }
         var cost = Int.max
-        if let fill = query.fill, let fuelBase, index.standingTable[fuelBase + slot] == 0, distance.isFinite {
+        if let fill = filters.fill, let fuelBase, index.standingTable[fuelBase + slot] == 0, distance.isFinite {
             cost = fill.costCents(priceTenths: Int(price), distanceKm: distance)
             if (distance, slot) < (referenceDistance, fillReference?.slot ?? .max) {
                 referenceDistance = distance
