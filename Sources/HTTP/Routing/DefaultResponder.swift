@@ -32,11 +32,11 @@ public final class DefaultResponder: Responder {
             request.miss = .notImplemented
             return try missResponder.respond(to: request)
         }
-        switch router.match(method: request.method, segments: request.pathSegments) {
+        switch router.matchInPlace(method: request.method, segments: request.pathSegments) {
         case .found(let route, let parameters):
             request.parameters = parameters
-            request.route = route.pattern
-            return try route.responder.respond(to: request)
+            request.route = route.pointee.pattern
+            return try route.pointee.responder.respond(owning: request)
         case .methodNotAllowed(let allowed):
             request.miss = .methodNotAllowed(allowed: allowed)
             return try missResponder.respond(to: request)

@@ -1,5 +1,6 @@
 /// The routes of an application, frozen into a trie at boot. Immutable, so lookups take no lock.
-public final class Router: Sendable {
+// @unchecked: `nodes` is written only in init and freed in deinit; between them every loop only reads it.
+public final class Router: @unchecked Sendable {
     public enum Match {
         case found(Route, Parameters)
         /// The path exists, but not for this method; `allowed` is for the `Allow` header.
@@ -7,7 +8,11 @@ public final class Router: Sendable {
         case notFound
     }
 
-    private let root: Node
+    /// The trie, root last, each node naming its children by position: flat storage the router owns, read in
+    /// place. Nodes as objects were a reference count taken and dropped on each one a request passed through, on
+    /// cache lines every event loop writes.
+    private let nodes: UnsafeMutableBufferPointer<Node>
+    private let root: Int
     public let routes: [Route]
     /// Each place where two routes name the same parameter position differently, e.g.
     /// `GET /a/:slug/x names :id as :slug`. Empty for a valid route table; `Application.start()` refuses any other,
@@ -19,70 +24,128 @@ public final class Router: Sendable {
         let builder = NodeBuilder()
         for route in routes { builder.insert(route, at: route.path[...]) }
         self.conflicts = builder.conflicts
-        self.root = builder.freeze()
+        var flat: [Node] = []
+        root = builder.freeze(into: &flat)
+        nodes = .allocate(capacity: flat.count)
+        _ = nodes.initialize(from: flat)
         self.routes = routes
     }
 
+    deinit {
+        for node in nodes { node.release() }
+        nodes.deinitialize()
+        nodes.deallocate()
+    }
+
     public func match(method: HTTPMethod, segments: [String]) -> Match {
-        var parameters = Parameters()
-        guard let node = root.find(segments[...], parameters: &parameters) else { return .notFound }
-        let lookupMethod: HTTPMethod = method == .HEAD && node.routes[.HEAD] == nil ? .GET : method
-        if let route = node.routes[lookupMethod] {
-            return .found(route, parameters)
+        switch matchInPlace(method: method, segments: segments) {
+        case .found(let route, let parameters): .found(route.pointee, parameters)
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        case .notFound: .notFound
         }
-        return .methodNotAllowed(allowed: node.allowedMethods)
+    }
+
+    /// `match` with the route left where the router keeps it (valid as long as the router): the server's path,
+    /// where copying the route was a count on its responder, shared by every event loop, per request.
+    enum InPlaceMatch {
+        case found(UnsafePointer<Route>, Parameters)
+        case methodNotAllowed(allowed: [HTTPMethod])
+        case notFound
+    }
+
+    func matchInPlace(method: HTTPMethod, segments: [String]) -> InPlaceMatch {
+        var parameters = Parameters()
+        guard let found = find(root, segments[...], parameters: &parameters) else { return .notFound }
+        let node = nodes.baseAddress! + found
+        let lookupMethod: HTTPMethod = method == .HEAD && node.pointee.position(of: .HEAD) == nil ? .GET : method
+        if let position = node.pointee.position(of: lookupMethod) {
+            return .found(UnsafePointer(node.pointee.routes.baseAddress! + position), parameters)
+        }
+        return .methodNotAllowed(allowed: node.pointee.allowedMethods)
+    }
+
+    /// The node `segments` lead to from node `position`. Constants win over parameters, parameters over `*`, and
+    /// `**` is the last resort; a failed branch backtracks.
+    private func find(_ position: Int, _ segments: ArraySlice<String>, parameters: inout Parameters) -> Int? {
+        let node = nodes.baseAddress! + position
+        guard let segment = segments.first else {
+            if !node.pointee.routes.isEmpty { return position }
+            if let catchall = node.pointee.catchall, !nodes[catchall].routes.isEmpty {
+                parameters.setCatchall([])
+                return catchall
+            }
+            return nil
+        }
+        let rest = segments.dropFirst()
+        if let child = node.pointee.constant(segment), let found = find(child, rest, parameters: &parameters) {
+            return found
+        }
+        if let (name, child) = node.pointee.parameter {
+            var attempt = parameters
+            attempt.set(name, to: segment)
+            if let found = find(child, rest, parameters: &attempt) {
+                parameters = attempt
+                return found
+            }
+        }
+        if let anything = node.pointee.anything, let found = find(anything, rest, parameters: &parameters) {
+            return found
+        }
+        if let catchall = node.pointee.catchall, !nodes[catchall].routes.isEmpty {
+            parameters.setCatchall(Array(segments))
+            return catchall
+        }
+        return nil
     }
 }
 
 extension Router {
-    /// One trie node: constant children by exact segment, then one parameter child, `*`, and `**`.
-    final class Node: Sendable {
-        let constants: [String: Node]
-        let parameter: (name: String, node: Node)?
-        let anything: Node?
-        let catchall: Node?
-        let routes: [HTTPMethod: Route]
+    /// One trie node: constant children by exact segment, then one parameter child, `*`, and `**`, each a position
+    /// in the router's nodes. Its children and routes are short lists in storage the router frees: searched in
+    /// place, where a dictionary lookup hashed the segment and retained the shared table.
+    struct Node {
+        let constants: UnsafeMutableBufferPointer<(segment: String, node: Int)>
+        let parameter: (name: String, node: Int)?
+        let anything: Int?
+        let catchall: Int?
+        let methods: UnsafeMutableBufferPointer<HTTPMethod>
+        /// `routes[i]` answers `methods[i]`.
+        let routes: UnsafeMutableBufferPointer<Route>
         let allowedMethods: [HTTPMethod]
 
-        init(constants: [String: Node], parameter: (String, Node)?, anything: Node?, catchall: Node?, routes: [HTTPMethod: Route]) {
-            self.constants = constants
+        init(constants: [String: Int], parameter: (String, Int)?, anything: Int?, catchall: Int?, routes: [HTTPMethod: Route]) {
+            self.constants = .allocate(capacity: constants.count)
+            _ = self.constants.initialize(from: constants.sorted { $0.key < $1.key }.map { (segment: $0.key, node: $0.value) })
             self.parameter = parameter.map { (name: $0.0, node: $0.1) }
             self.anything = anything
             self.catchall = catchall
-            self.routes = routes
+            let byMethod = routes.sorted { $0.key.rawValue < $1.key.rawValue }
+            methods = .allocate(capacity: byMethod.count)
+            _ = methods.initialize(from: byMethod.map(\.key))
+            self.routes = .allocate(capacity: byMethod.count)
+            _ = self.routes.initialize(from: byMethod.map(\.value))
             var allowed = Set(routes.keys)
             if allowed.contains(.GET) { allowed.insert(.HEAD) }
             allowed.insert(.OPTIONS)
             self.allowedMethods = allowed.sorted { $0.rawValue < $1.rawValue }
         }
 
-        /// Constants win over parameters, parameters over `*`, and `**` is the last resort; a failed branch backtracks.
-        func find(_ segments: ArraySlice<String>, parameters: inout Parameters) -> Node? {
-            guard let segment = segments.first else {
-                if !routes.isEmpty { return self }
-                if let catchall, !catchall.routes.isEmpty { parameters.setCatchall([]); return catchall }
-                return nil
-            }
-            let rest = segments.dropFirst()
-            if let child = constants[segment], let found = child.find(rest, parameters: &parameters) {
-                return found
-            }
-            if let (name, child) = parameter {
-                var attempt = parameters
-                attempt.set(name, to: segment)
-                if let found = child.find(rest, parameters: &attempt) {
-                    parameters = attempt
-                    return found
-                }
-            }
-            if let anything, let found = anything.find(rest, parameters: &parameters) {
-                return found
-            }
-            if let catchall, !catchall.routes.isEmpty {
-                parameters.setCatchall(Array(segments))
-                return catchall
-            }
+        /// The child for a constant segment.
+        func constant(_ segment: String) -> Int? {
+            for index in constants.indices where constants[index].segment == segment { return constants[index].node }
             return nil
+        }
+
+        /// Where `method`'s route is in `routes`.
+        func position(of method: HTTPMethod) -> Int? {
+            methods.firstIndex(of: method)
+        }
+
+        /// Frees the lists; called once, by the router's deinit.
+        func release() {
+            constants.deinitialize().deallocate()
+            methods.deinitialize().deallocate()
+            routes.deinitialize().deallocate()
         }
     }
 
@@ -128,14 +191,17 @@ extension Router {
             next.insert(route, at: path.dropFirst(), root: root)
         }
 
-        func freeze() -> Node {
-            Node(
-                constants: constants.mapValues { $0.freeze() },
-                parameter: parameter.map { ($0.0, $0.1.freeze()) },
-                anything: anything?.freeze(),
-                catchall: catchall?.freeze(),
+        /// Appends everything under this node to `nodes`, then this node; returns its position.
+        func freeze(into nodes: inout [Node]) -> Int {
+            let node = Node(
+                constants: constants.mapValues { $0.freeze(into: &nodes) },
+                parameter: parameter.map { ($0.0, $0.1.freeze(into: &nodes)) },
+                anything: anything?.freeze(into: &nodes),
+                catchall: catchall?.freeze(into: &nodes),
                 routes: routes
             )
+            nodes.append(node)
+            return nodes.count - 1
         }
     }
 }

@@ -53,6 +53,9 @@ final class EventLoop: @unchecked Sendable {
     private var acceptingPausedUntil: Int64?
     private var listening = false
     private let reserve: DescriptorReserve
+    /// This loop's own copy of `ServerContext.serverName`: each response retains it, and a count on the shared
+    /// copy would move its cache line between the cores on every request.
+    private let serverName: [UInt8]
     private var shedLog = LogRateLimit(burst: 1, windowMillis: 1000)
     private var sequence: UInt64 = 0
     private var refusalLog = LogRateLimit()
@@ -65,6 +68,9 @@ final class EventLoop: @unchecked Sendable {
         self.context = context
         self.listener = listener
         self.reserve = reserve
+        serverName = [UInt8](unsafeUninitializedCapacity: context.serverName.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: context.serverName)
+        }
         epfd = try Sys.epollCreate()
         wakeFd = try Sys.eventFD()
         scratch = .allocate(byteCount: 64 * 1024, alignment: 16)
@@ -240,7 +246,7 @@ final class EventLoop: @unchecked Sendable {
         let peer: String
 
         var isDraining: Bool { loop.drainDeadline != nil }
-        var serverName: [UInt8] { loop.context.serverName }
+        var serverName: [UInt8] { loop.serverName }
 
         func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response {
             loop.respond(to: head, body: body, peer: peer)
