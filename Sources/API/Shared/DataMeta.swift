@@ -5,8 +5,10 @@ import Fuel
 /// `"as_of": "...", "source": "mixed", "states": [{"state": "NSW", "source": "sample", "as_of": "..."}, ...]`.
 /// List metas also carry `"sync_token"`: the change feed's end (`ChangeFeed.end`), so a client that did a full fetch
 /// syncs from there with `/v1/prices/changes?cursor=`.
-/// Built once per snapshot (per state and overall); responses copy `fields`.
-struct DataMeta: Sendable {
+/// Built once per snapshot (per state and overall); responses copy `fields`. A class: every list response takes
+/// its snapshot's meta, and as a struct of three strings and two arrays that was five reference counts bumped per
+/// request on storage every event loop shares, where one object is one.
+final class DataMeta: Sendable {
     struct StateFreshness: Sendable, Hashable {
         let state: AustralianState
         let source: String
@@ -24,7 +26,7 @@ struct DataMeta: Sendable {
     /// A hash of `fields`, folded into ETags.
     let hash: UInt64
 
-    init(snapshot: Snapshot, states wanted: Set<AustralianState>, syncToken: String? = nil) {
+    convenience init(snapshot: Snapshot, states wanted: Set<AustralianState>, syncToken: String? = nil) {
         self.init(providers: Self.providersByState(in: snapshot), snapshot: snapshot, states: wanted, syncToken: syncToken)
     }
 
