@@ -56,6 +56,9 @@ final class EventLoop: @unchecked Sendable {
     /// This loop's own copy of `ServerContext.serverName`: each response retains it, and a count on the shared
     /// copy would move its cache line between the cores on every request.
     private let serverName: [UInt8]
+    /// `context.responder`, held by the loop: called through the context, the existential was copied (a count on
+    /// the one responder all loops share) for every request.
+    private let responder: Responder
     private var shedLog = LogRateLimit(burst: 1, windowMillis: 1000)
     private var sequence: UInt64 = 0
     private var refusalLog = LogRateLimit()
@@ -71,6 +74,7 @@ final class EventLoop: @unchecked Sendable {
         serverName = [UInt8](unsafeUninitializedCapacity: context.serverName.count) { buffer, count in
             count = buffer.initialize(fromContentsOf: context.serverName)
         }
+        responder = context.responder
         epfd = try Sys.epollCreate()
         wakeFd = try Sys.eventFD()
         scratch = .allocate(byteCount: 64 * 1024, alignment: 16)
@@ -304,7 +308,7 @@ final class EventLoop: @unchecked Sendable {
         // For the log line of a failure only: `path` is joined from the segments, so the target is kept instead.
         let method = head.method, target = head.target
         do {
-            return try context.responder.respond(owning: Request(head: head, body: body, peerAddress: peer, id: id))
+            return try responder.respond(owning: Request(head: head, body: body, peerAddress: peer, id: id))
         } catch {
             let path = target.prefix { $0 != "?" }
             context.logger.error("unhandled error for \(method) \(path): \(error)")
