@@ -260,9 +260,7 @@ private struct CandidateGatherer {
         excludedBrands: Set<Int32>, anyFuelBases: [Int]?, textMatches: SearchMatches?, filtersMore: Bool
     ) {
         self.index = index
-        self.filters = Filters(
-            access: query.access, near: query.near, radiusKm: query.radiusKm, bbox: query.bbox, postcode: query.postcode,
-            after: query.after, fill: query.fill)
+        self.filters = Filters(query)
         self.stateOrdinal = stateOrdinal
         self.fuelBase = fuelBase
         self.ranksByPrice = ranksByPrice
@@ -283,6 +281,16 @@ private struct CandidateGatherer {
         let postcode: String?
         let after: StationID?
         let fill: FillPlan?
+
+        init(_ query: StationQuery) {
+            access = query.access
+            near = query.near
+            radiusKm = query.radiusKm
+            bbox = query.bbox
+            postcode = query.postcode
+            after = query.after
+            fill = query.fill
+        }
     }
 
     private func sellsAny(_ fuelBases: [Int], slot: Int) -> Bool {

@@ -32,7 +32,7 @@ public final class DefaultResponder: Responder {
             request.miss = .notImplemented
             return try missResponder.respond(to: request)
         }
-        switch router.matchInPlace(method: request.method, segments: request.pathSegments) {
+        switch router.match(method: request.method, segments: request.pathSegments) {
         case .found(let route, let parameters):
             request.parameters = parameters
             request.route = route.pointee.pattern

@@ -1,8 +1,10 @@
 /// The routes of an application, frozen into a trie at boot. Immutable, so lookups take no lock.
 // @unchecked: `nodes` is written only in init and freed in deinit; between them every loop only reads it.
 public final class Router: @unchecked Sendable {
-    public enum Match {
-        case found(Route, Parameters)
+    /// What a method and path lead to. A found route is left where the router keeps it (valid as long as the
+    /// router): copying it was a count on its responder, which every event loop shares, per request.
+    enum Match {
+        case found(UnsafePointer<Route>, Parameters)
         /// The path exists, but not for this method; `allowed` is for the `Allow` header.
         case methodNotAllowed(allowed: [HTTPMethod])
         case notFound
@@ -37,23 +39,7 @@ public final class Router: @unchecked Sendable {
         nodes.deallocate()
     }
 
-    public func match(method: HTTPMethod, segments: [String]) -> Match {
-        switch matchInPlace(method: method, segments: segments) {
-        case .found(let route, let parameters): .found(route.pointee, parameters)
-        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
-        case .notFound: .notFound
-        }
-    }
-
-    /// `match` with the route left where the router keeps it (valid as long as the router): the server's path,
-    /// where copying the route was a count on its responder, shared by every event loop, per request.
-    enum InPlaceMatch {
-        case found(UnsafePointer<Route>, Parameters)
-        case methodNotAllowed(allowed: [HTTPMethod])
-        case notFound
-    }
-
-    func matchInPlace(method: HTTPMethod, segments: [String]) -> InPlaceMatch {
+    func match(method: HTTPMethod, segments: [String]) -> Match {
         var parameters = Parameters()
         guard let found = find(root, segments[...], parameters: &parameters) else { return .notFound }
         let node = nodes.baseAddress! + found

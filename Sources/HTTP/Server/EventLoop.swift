@@ -12,7 +12,6 @@ final class ServerContext: Sendable {
     let logger: Logger
     let parser: HTTPRequestParser
     let metrics: HTTPMetrics
-    let serverName: [UInt8]
     let connectionSettings: ConnectionMachine.Settings
 
     init(configuration: ServerConfiguration, responder: Responder, metrics: HTTPMetrics, logger: Logger) {
@@ -21,7 +20,6 @@ final class ServerContext: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.parser = HTTPRequestParser(limits: configuration.limits)
-        self.serverName = Array(configuration.serverName.utf8)
         self.connectionSettings = ConnectionMachine.Settings(
             parser: parser,
             headerTimeout: Int64(configuration.headerTimeoutSeconds * 1000),
@@ -53,7 +51,7 @@ final class EventLoop: @unchecked Sendable {
     private var acceptingPausedUntil: Int64?
     private var listening = false
     private let reserve: DescriptorReserve
-    /// This loop's own copy of `ServerContext.serverName`: each response retains it, and a count on the shared
+    /// `Server:`'s bytes, made by each loop for itself: each response retains them, and a count on one shared
     /// copy would move its cache line between the cores on every request.
     private let serverName: [UInt8]
     /// `context.responder`, held by the loop: called through the context, the existential was copied (a count on
@@ -71,9 +69,7 @@ final class EventLoop: @unchecked Sendable {
         self.context = context
         self.listener = listener
         self.reserve = reserve
-        serverName = [UInt8](unsafeUninitializedCapacity: context.serverName.count) { buffer, count in
-            count = buffer.initialize(fromContentsOf: context.serverName)
-        }
+        serverName = Array(context.configuration.serverName.utf8)
         responder = context.responder
         epfd = try Sys.epollCreate()
         wakeFd = try Sys.eventFD()
