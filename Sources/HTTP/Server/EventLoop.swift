@@ -60,6 +60,7 @@ final class EventLoop: @unchecked Sendable {
     private var shedLog = LogRateLimit(burst: 1, windowMillis: 1000)
     private var sequence: UInt64 = 0
     private var refusalLog = LogRateLimit()
+    private var yieldPacer = YieldPacer()
     private var drainDeadline: Int64?
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -128,6 +129,7 @@ final class EventLoop: @unchecked Sendable {
                     handle(event: event.events, on: connection)
                 }
             }
+            if count > 0, yieldPacer.shouldYield(afterBatchAt: Sys.monotonicMicros()) { Sys.yieldCore() }
             if stopRequested.load(ordering: .acquiring) && drainDeadline == nil { beginDrain() }
             if let until = acceptingPausedUntil, now >= until, drainDeadline == nil {
                 acceptingPausedUntil = nil

@@ -179,6 +179,17 @@ enum Sys {
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 
+    static func monotonicMicros() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
+    }
+
+    /// Lets another runnable thread have this core; returns at once when there is none.
+    static func yieldCore() {
+        _ = sched_yield()
+    }
+
     /// Whole seconds since the epoch (for the `Date` header).
     static func wallClockSeconds() -> Int {
         time(nil)
