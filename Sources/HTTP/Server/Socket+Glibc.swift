@@ -174,9 +174,7 @@ enum Sys {
     }
 
     static func monotonicMillis() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+        monotonicMicros() / 1000
     }
 
     static func monotonicMicros() -> Int64 {
