@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 
 /// Request counters by route pattern and status, a latency histogram per route, bytes sent and open connections.
@@ -96,11 +93,5 @@ public final class HTTPMetrics: Sendable {
         return HTTPMetricsSnapshot(
             requests: requests, durations: durations, refusals: refusals, bytesSent: total(bytesOffset),
             openConnections: openConnections.load(ordering: .relaxed))
-    }
-
-    static func microseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
     }
 }

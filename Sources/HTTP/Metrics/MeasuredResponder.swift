@@ -6,14 +6,14 @@ struct MeasuredResponder: Responder {
     let inner: Responder
 
     func respond(to request: Request) throws -> Response {
-        let started = HTTPMetrics.microseconds()
+        let started = Sys.monotonicMicros()
         do {
             let response = try inner.respond(to: request)
-            metrics.record(slot: slot, status: response.status.code, micros: HTTPMetrics.microseconds() - started, loop: request.id.loop)
+            metrics.record(slot: slot, status: response.status.code, micros: Sys.monotonicMicros() - started, loop: request.id.loop)
             return response
         } catch {
             // Nothing in the chain rendered it: the server answers 500.
-            metrics.record(slot: slot, status: 500, micros: HTTPMetrics.microseconds() - started, loop: request.id.loop)
+            metrics.record(slot: slot, status: 500, micros: Sys.monotonicMicros() - started, loop: request.id.loop)
             throw error
         }
     }

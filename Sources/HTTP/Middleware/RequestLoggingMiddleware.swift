@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One line per request: client, method, route pattern (or path on a miss), status, bytes, duration, request id.
 public struct RequestLoggingMiddleware: Middleware {
     let logger: Logger
@@ -14,18 +10,12 @@ public struct RequestLoggingMiddleware: Middleware {
 
     public func respond(to request: Request, chainingTo next: Responder) throws -> Response {
         guard level >= logger.level else { return try next.respond(to: request) }
-        let started = Self.microseconds()
+        let started = Sys.monotonicMicros()
         let response = try next.respond(to: request)
-        let elapsed = Double(Self.microseconds() - started) / 1000
+        let elapsed = Double(Sys.monotonicMicros() - started) / 1000
         let route = request.route ?? request.path
         logger.log(level, "\(request.clientAddress) \(request.method) \(route) \(response.status.code) \(response.body.count)B \(Self.format(elapsed))ms id=\(request.id)")
         return response
-    }
-
-    static func microseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
     }
 
     static func format(_ ms: Double) -> String {
