@@ -50,6 +50,25 @@ import Testing
         #expect(Set(seen).count == seen.count)
     }
 
+    /// Favourites: `ids=` keeps only those stations' items, on the same cursors as the whole feed.
+    @Test func idsKeepOnlyThoseStationsOnTheSameCursors() throws {
+        let wanted: Set<Int> = [3290, 3291, 3300]
+        let all = try page("limit=5000&state=WA").items.filter { wanted.contains($0["station_id"] as? Int ?? 0) }
+        var seen: [String] = []
+        var query = "limit=3&ids=3290,3291,3300"
+        for _ in 0..<100 {
+            let next = try page(query)
+            #expect(next.items.allSatisfy { wanted.contains($0["station_id"] as? Int ?? 0) })
+            seen += next.items.map { "\($0["station_id"] ?? "")/\($0["fuel"] ?? "")/\($0["type"] ?? "")" }
+            guard next.meta["has_more"] as? Bool == true, let cursor = next.meta["next_cursor"] as? String else { break }
+            query = "limit=3&ids=3290,3291,3300&cursor=\(cursor)"
+        }
+        #expect(!all.isEmpty)
+        #expect(seen == all.map { "\($0["station_id"] ?? "")/\($0["fuel"] ?? "")/\($0["type"] ?? "")" })
+        let reason = try AppTestSupport.json(try AppTestSupport.sharedSampleApp().test(.GET, "/v1/prices/changes?ids=1,x"))["reason"] as? String
+        #expect(reason?.hasPrefix("ids must be a comma-separated list of station ids") == true)
+    }
+
     @Test func anEmptyPageKeepsItsPlaceAndBadCursorsAreRefused() throws {
         let empty = try page("since=2030-01-01T00:00:00Z")
         #expect(empty.items.isEmpty)

@@ -252,6 +252,24 @@ import Testing
 
     // MARK: Errors
 
+    /// Each endpoint's parameters are declared once, as a type (`EndpointParameters`): the names it accepts are
+    /// exactly the query parameters the spec documents for it, and every `/v1` GET operation has a declaration.
+    @Test func everyDeclaredQueryIsTheDocumentedOne() throws {
+        let spec = try OpenAPISpec.load()
+        var documented: [String: Set<String>] = [:]
+        for operation in spec.operations where operation.method == "get" && operation.path.hasPrefix("/v1/") {
+            documented[operation.path] = Set(spec.parameters(of: operation).compactMap {
+                $0["in"]?.stringValue == "query" ? $0["name"]?.stringValue : nil
+            })
+        }
+        let declared = Dictionary(DeclaredQueries.all.map { ($0.operation, Set($0.names)) }, uniquingKeysWith: { a, _ in a })
+        #expect(declared.count == DeclaredQueries.all.count, "two declarations name one operation")
+        #expect(Set(declared.keys) == Set(documented.keys))
+        for (operation, names) in declared {
+            #expect(names == documented[operation], "\(operation): declared \(names.sorted()), documented \((documented[operation] ?? []).sorted())")
+        }
+    }
+
     /// Every documented constraint is enforced: a value that breaks a parameter's schema (enum, range, item
     /// count, format, pattern, emptiness, a missing required parameter) is a 400 with the `Error` body that
     /// names the parameter, and the boundary values the schema allows are accepted.

@@ -79,12 +79,38 @@ import Testing
 
     @Test(arguments: [
         ("/v1/stations?state=NSW&state=VIC", "state"), ("/v1/stations?limit=5&limit=6", "limit"),
-        ("/v1/stations?brand=BP&brand=Shell", "brand"), ("/v1/prices/cheapest?fuel=U91&state=NSW&offset=1&offset=2", "offset"),
+        ("/v1/stations?sort=name&sort=price", "sort"), ("/v1/prices/cheapest?fuel=U91&state=NSW&offset=1&offset=2", "offset"),
         ("/v1/tomorrow?fuel=U91&fuel=DL", "fuel"), ("/v1/averages?state=WA&state=WA", "state"),
     ])
     func aSingleValuedParameterGivenTwiceIsABadRequestNamingIt(path: String, name: String) throws {
         let reason = try reason(path)
         #expect(reason.hasPrefix("\(name) is given more than once"), "\(reason)")
+    }
+
+    /// Generated clients send a list exploded (`ids=1&ids=2`) whatever the spec's `explode: false` says: a list
+    /// parameter given several times is the same list as its values joined by commas. Scalars stay strict (above).
+    @Test(arguments: [
+        ("/v1/stations?ids=1&ids=2&ids=3", "/v1/stations?ids=1,2,3"),
+        ("/v1/stations?state=NSW&fuel=LPG&fuel=E85&limit=500", "/v1/stations?state=NSW&fuel=LPG,E85&limit=500"),
+        ("/v1/stations?state=NSW&brand=Ampol&brand=shell&limit=500", "/v1/stations?state=NSW&brand=Ampol,shell&limit=500"),
+        ("/v1/stations?state=NSW&exclude_brand=Ampol&exclude_brand=BP,Shell", "/v1/stations?state=NSW&exclude_brand=Ampol,BP,Shell"),
+        ("/v1/stations?bbox=-34.0&bbox=150.9&bbox=-33.7&bbox=151.3", "/v1/stations?bbox=-34.0,150.9,-33.7,151.3"),
+        ("/v1/tomorrow?fuel=U91&ids=3290&ids=3291", "/v1/tomorrow?fuel=U91&ids=3290,3291"),
+        ("/v1/prices/changes?ids=1&ids=2&limit=50", "/v1/prices/changes?ids=1,2&limit=50"),
+    ])
+    func aListParameterGivenSeveralTimesIsOneList(repeated: String, joined: String) throws {
+        let exploded = try app.test(.GET, repeated)
+        let comma = try app.test(.GET, joined)
+        #expect(exploded.status == .ok, "\(repeated): \(exploded.status) \(exploded.bodyString.prefix(200))")
+        #expect(exploded.bodyString == comma.bodyString)
+    }
+
+    @Test func aListGivenSeveralTimesIsStillCheckedAsOne() throws {
+        #expect(try reason("/v1/stations?bbox=-34.0&bbox=150.9&bbox=-33.7").hasPrefix("bbox must be"))
+        #expect(try reason("/v1/stations?ids=1&ids=x").contains("'x' is not one"))
+        #expect(try reason("/v1/stations?fuel=U91&fuel=").hasPrefix("fuel"))
+        let tooMany = (1...101).map { "ids=\($0)" }.joined(separator: "&")
+        #expect(try reason("/v1/stations?\(tooMany)").hasPrefix("ids takes at most 100"))
     }
 
     @Test func fuelTakesAnyOfSeveral() throws {

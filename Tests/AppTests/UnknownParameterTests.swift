@@ -54,11 +54,32 @@ import Testing
     }
 
     @Test func suggestionsPreferTheSameNameThenAPrefixThenAFewEdits() {
-        let known = KnownParameters("/v1/x", ["fuel", "near", "radius_km", "limit"])
+        let known = UnknownParameter(operation: "/v1/x", known: ["fuel", "near", "radius_km", "limit"])
         #expect(known.suggestion(for: "FUEL") == "fuel")
         #expect(known.suggestion(for: "radius") == "radius_km")
         #expect(known.suggestion(for: "limt") == "limit")
         #expect(known.suggestion(for: "zz") == nil)
         #expect(known.suggestion(for: "postcode") == nil)
+    }
+
+    /// A long unknown name costs no more than a short one: past 64 bytes there is no suggestion, and the edit
+    /// distance gives up once every cell of a row is past two edits.
+    @Test func aLongUnknownNameGetsNoSuggestion() throws {
+        let known = UnknownParameter(operation: "/v1/x", known: ["fuel", "near", "radius_km", "limit"])
+        #expect(known.suggestion(for: String(repeating: "f", count: 64) ) == nil)
+        #expect(known.suggestion(for: "fuel" + String(repeating: "x", count: 61)) == nil)
+        #expect(known.suggestion(for: "fuel" + String(repeating: "x", count: 60)) == "fuel")
+        let reason = try reason("/v1/stations?\(String(repeating: "fuelx", count: 1_600))=U91")
+        #expect(reason.hasPrefix("Unknown parameter 'fuelx") && !reason.contains("did you mean"), "\(reason.prefix(120))")
+    }
+
+    @Test func editDistanceStopsPastItsLimit() {
+        let distance = { (a: String, b: String, limit: Int) in UnknownParameter.editDistance(Array(a.utf8), Array(b.utf8), atMost: limit) }
+        #expect(distance("limt", "limit", 2) == 1)
+        #expect(distance("ofset", "offset", 1) == 1)
+        #expect(distance("fule", "fuel", 2) == 2)
+        #expect(distance("fule", "fuel", 1) == nil)
+        #expect(distance("abcdef", "uvwxyz", 2) == nil)
+        #expect(distance("a", "abcd", 2) == nil)
     }
 }

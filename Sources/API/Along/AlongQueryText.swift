@@ -7,7 +7,7 @@ import HTTP
 /// route is kilobytes; unescaping it into a string, then trimming a copy of that, cost more than decoding it.
 ///
 /// nil when the query is anything but plain: no `polyline=` pair, more than one (also an escaped name such as
-/// `poly%6Cine=`), text that is not cleanly encoded. `QueryParameters` then reads the whole query as it reads every
+/// `poly%6Cine=`), text that is not cleanly encoded. `QueryReader` then reads the whole query as it reads every
 /// other endpoint's, so what a client sees (every error included) is the same either way.
 struct AlongQueryText {
     /// The polyline's points, not yet measured (`RoutePath` validates them after the parameter names are checked).

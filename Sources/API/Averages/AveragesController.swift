@@ -11,9 +11,8 @@ struct AveragesController: RouteCollection {
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {
-        let params = try QueryParameters(request, allowing: .averages)
-        let state = try params.state()
-        let fuel = try params.fuel()
+        let params = try AveragesParameters(request)
+        let (state, fuel) = (params.state, params.fuel)
         // Each state row, followed by its region rows where the state has regions (WA: metro, regional).
         let regional = Dictionary(grouping: view.averages.regional) { StateFuel($0.state, $0.fuel) }
         let rows = view.averages.all

@@ -6,12 +6,9 @@ import HTTP
 struct ChangesController: RouteCollection {
     let context: PettyContext
 
-    static let defaultChangesLimit = 1_000
-    static let maxChangesLimit = 5_000
-
     func boot(routes: RoutesBuilder) throws {
-        // Judged by the clock: a cursor or `since` from the future.
-        routes.get("v1", "prices", "changes", use: context.memoizing(.second, render: render))
+        // Judged by the clock: a cursor or `since` from the future. Favourites are per client: computed each time.
+        routes.get("v1", "prices", "changes", use: context.memoizing(.second, perClient: .ids, render: render))
     }
 
     /// Bounded by `limit` whatever the data: a page may end between changes that share an instant, because the
@@ -20,24 +17,12 @@ struct ChangesController: RouteCollection {
     /// `{"type":"station",...,"station":{...}}` a station to replace whole (details and prices), and
     /// `{"type":"station","removed":true,...}` a station gone with its prices.
     private func render(_ request: Request, view: PettyView) throws -> Response {
-        let params = try QueryParameters(request, allowing: .changes)
-        let state = try params.state()
-        let fuel = try params.fuel()
-        let limit = try params.int("limit", in: 1...Self.maxChangesLimit, default: Self.defaultChangesLimit)
-        // A cursor carries its own position: given one, `since` is ignored (clients may keep it in their URL).
-        let cursor = try params.string("cursor").map { token in
-            guard let cursor = ChangeCursor(token: token) else {
-                throw params.bad("cursor is not one this server issued; start again with since=")
-            }
-            return cursor
-        }
-        // Neither: from the beginning (a first sync pages through every current station and price).
-        let asked = try params.date("since")
-        let since = cursor == nil ? asked : nil
+        let params = try ChangesParameters(request)
+        let (state, limit, cursor, since) = (params.state, params.limit, params.cursor, params.since)
         let feed = view.changeFeed
         let start = cursor ?? since.map(ChangeCursor.after(instant:))
         if let cursor, ChangeHorizon.isFromTheFuture(cursor, feed: feed, wall: context.clock()) {
-            throw params.bad("cursor is after the end of the change feed (a cursor from the future never advances): "
+            throw Abort(.badRequest, reason: "cursor is after the end of the change feed (a cursor from the future never advances): "
                 + "fetch /v1/stations and sync from its meta.sync_token")
         }
         if let start, !feed.log.accepts(start) {
@@ -46,7 +31,7 @@ struct ChangesController: RouteCollection {
         let rendered = view.rendered
         var json = JSONWriter(capacity: 256 + min(limit, 64) * 160)
         json.raw("{\"data\":[")
-        let page = ChangesPage(feed: feed, start: start, state: state, fuel: fuel, limit: limit)
+        let page = ChangesPage(feed: feed, start: start, state: state, fuel: params.fuel, stations: params.ids.map(Set.init), limit: limit)
         var count = 0
         for event in page.items {
             if count > 0 { json.raw(",") }

@@ -6,8 +6,6 @@ import HTTP
 struct StationHistoryController: RouteCollection {
     let context: PettyContext
 
-    static let defaultDays = 30
-    static let maxDays = StationHistory.minimumDays
 
     func boot(routes: RoutesBuilder) throws {
         // Judged by the clock: the window ends on the station's state's day.
@@ -19,9 +17,8 @@ struct StationHistoryController: RouteCollection {
         guard let id = StationID(raw[...]), let entry = view.snapshot[id] else {
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
-        let params = try QueryParameters(request, allowing: .stationHistory)
-        let fuel = try params.requiredFuel()
-        let days = try params.int("days", in: 1...Self.maxDays, default: Self.defaultDays)
+        let params = try StationHistoryParameters(request)
+        let (fuel, days) = (params.fuel, params.days)
         let state = entry.station.state
         let through = HistoryDay.of(asOf: context.now(for: state, in: view), state: state)
         let window = StationPriceWindow(marks: view.dataset.stationHistory.marks(id, fuel), state: state, through: through, days: days)

@@ -6,37 +6,23 @@ import HTTP
 struct PricesController: RouteCollection {
     let context: PettyContext
 
-    static let defaultCheapestLimit = 10
-
     func boot(routes: RoutesBuilder) throws {
         // A point is per client: computed each time. The rest judges open now by the clock.
         routes.get("v1", "prices", "cheapest", use: context.memoizing(.second, perClient: .near, render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {
-        let params = try QueryParameters(request, allowing: .cheapest)
-        let fuel = try params.requiredFuel()
-        let near = try params.coordinate()
-        let state = try params.state()
-        guard near != nil || state != nil else { throw params.bad("cheapest needs near=lat,lng or state, e.g. state=NSW") }
-        let radius = try params.radius(near: near)
-        let limit = try params.int("limit", in: 1...100, default: Self.defaultCheapestLimit)
-        let offset = try params.int("offset", in: 0...1_000_000, default: 0)
-        // The cheapest pick is somewhere to drive to: closed and members-only stations only when asked for.
-        let opening: AccessFilter.Opening? = try params.bool("open_now") == true ? .openNow : (try params.bool("include_closed") == true ? nil : .notClosed)
-        let membersOnly = try params.bool("include_members_only") ?? false
-        let fill = try params.fillPlan(near: near, fuels: [fuel])
-        let sort = try params.choice("sort", as: CheapestSort.self) ?? .price
-        if sort == .fillCost && fill == nil { throw params.bad("sort=fill_cost needs near=lat,lng") }
+        let params = try CheapestParameters(request)
+        let (fuel, near, state, limit, offset, fill) = (params.fuel, params.near, params.state, params.limit, params.offset, params.fill)
         let openNow = OpenNowJudge(clocks: view.clocks, wall: context.clock())
         let access = AccessFilter(
-            opening: opening, excludesMembersOnly: !membersOnly, clocks: openNow.clocks, wall: openNow.wall,
+            opening: params.opening, excludesMembersOnly: !params.includesMembersOnly, clocks: openNow.clocks, wall: openNow.wall,
             keepsUnknownIn: view.index.statesWithoutAccessFacts)
         let page: StationPage
         do {
-            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: radius, state: state, limit: limit, offset: offset, access: access,
-                fill: fill, byFillCost: sort == .fillCost)
-        } catch { throw params.bad("\(error)") }
+            page = try view.index.cheapest(fuel: fuel, near: near, radiusKm: params.radiusKm, state: state, limit: limit, offset: offset, access: access,
+                fill: fill, byFillCost: params.sort == .fillCost)
+        } catch { throw Abort(.badRequest, reason: "\(error)") }
         let rendered = view.rendered
         let meta = rendered.meta(for: state)
         var json = JSONWriter(capacity: 128 + page.matches.count * 700)
@@ -83,11 +69,5 @@ struct PricesController: RouteCollection {
             hash.combine(fields.bytes)
         }
         return JSONResponse.make(body: json.bytes, etag: hash.weakETag, lastModified: rendered.lastModified)
-    }
-
-    /// `sort=` of `/v1/prices/cheapest`: the pump price (default) or the fill cost with the drive counted.
-    enum CheapestSort: String, CaseIterable {
-        case price
-        case fillCost = "fill_cost"
     }
 }

@@ -11,13 +11,13 @@ struct ReferenceController: RouteCollection {
     }
 
     func fuels(_ request: Request) throws -> Response {
-        _ = try QueryParameters(request, allowing: .fuels)
+        _ = try FuelsParameters(request)
         let view = context.store.current
         return view.rendered.reference(of: view.snapshot).fuels
     }
 
     func brands(_ request: Request) throws -> Response {
-        let state = try QueryParameters(request, allowing: .brands).state()
+        let state = try BrandsParameters(request).state
         let view = context.store.current
         return view.rendered.reference(of: view.snapshot).brands(in: state)
     }

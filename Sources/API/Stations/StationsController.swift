@@ -6,9 +6,6 @@ import HTTP
 struct StationsController: RouteCollection {
     let context: PettyContext
 
-    /// The domain query owns the page-size rule; this is the same number, for the error text and `/v1/tomorrow`.
-    static let maxLimit = StationQuery.maximumLimit
-
     func boot(routes: RoutesBuilder) throws {
         // Points and favourites are per client: computed each time. The rest judges open now by the clock.
         routes.get("v1", "stations", use: context.memoizing(.second, perClient: [.near, .ids], render: render))
@@ -16,47 +13,26 @@ struct StationsController: RouteCollection {
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {
-        let params = try QueryParameters(request, allowing: .stations)
-        let near = try params.coordinate()
-        let ids = try params.ids()
-        var query = StationQuery(
-            state: try params.state(), near: near, radiusKm: try params.radius(near: near),
-            bbox: try params.boundingBox(), ids: ids,
-            sort: try params.choice("sort", as: StationQuery.Sort.self),
-            // Favourites come whole: every requested id fits one page unless the client asks for less.
-            limit: try params.int("limit", in: 1...Self.maxLimit, default: ids.map { max(1, Set($0).count) } ?? StationQuery.defaultLimit),
-            offset: try params.int("offset", in: 0...1_000_000, default: 0)
-        )
-        query.after = try params.stationID("after")
-        query.text = try params.searchWords()
-        query.postcode = try params.postcode()
-        query.fuels = try params.fuels()
-        query.brands = try params.list("brand")
-        query.excludedBrands = try params.list("exclude_brand")
-        query.fill = try params.fillPlan(near: near, fuels: query.fuels)
+        let params = try StationsParameters(request)
+        var query = params.query
         let wall = context.clock()
-        query.access = try params.openNowFilter(in: view, wall: wall)
-        let compact = try params.bool("compact") ?? false
-        let cluster = try params.bool("cluster") ?? false
-        // `zoom` only sizes clusters (ignored without `cluster=true`); `cluster` wins over `compact`.
-        let zoom = try params.query.contains("zoom") ? params.int("zoom", in: 0...22, default: 0) : nil
-        // The domain checks the combination; its reason is the 400's.
-        do { try query.validate() } catch { throw params.bad("\(error)") }
+        if params.openNow { query.access = .openNow(in: view, wall: wall) }
+        let ids = query.ids
         // Compact pins spread evenly over the area unless the client asked for an order or a page.
-        let spreadsPins = compact && query.sort == nil && !params.query.contains("offset") && query.after == nil && ids == nil
-        if cluster {
-            let cell = zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
+        let spreadsPins = params.compact && query.sort == nil && !params.offsetGiven && query.after == nil && ids == nil
+        if params.cluster {
+            let cell = params.zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
             let clusters: [StationCluster]
-            do { clusters = try view.index.clusters(matching: query, cellDegrees: cell) } catch { throw params.bad("\(error)") }
+            do { clusters = try view.index.clusters(matching: query, cellDegrees: cell) } catch { throw Abort(.badRequest, reason: "\(error)") }
             return StationClusterBody.response(clusters, cellDegrees: cell, view: view, state: query.state)
         }
-        if compact {
+        if params.compact {
             let pins: MapPinPage
-            do { pins = try view.index.mapPins(matching: query, spread: spreadsPins) } catch { throw params.bad("\(error)") }
+            do { pins = try view.index.mapPins(matching: query, spread: spreadsPins) } catch { throw Abort(.badRequest, reason: "\(error)") }
             return CompactStationListBody.response(pins: pins, fuels: query.fuels, view: view, state: query.state, rawQuery: request.head.rawQuery)
         }
         let page: SlotPage
-        do { page = try view.index.slots(matching: query) } catch { throw params.bad("\(error)") }
+        do { page = try view.index.slots(matching: query) } catch { throw Abort(.badRequest, reason: "\(error)") }
         let missing = ids.map { view.index.unknownIDs($0) }
         return StationListBody.response(
             page: page, view: view, state: query.state, rawQuery: request.head.rawQuery, missing: missing,
@@ -65,7 +41,7 @@ struct StationsController: RouteCollection {
     }
 
     func detail(_ request: Request) throws -> Response {
-        _ = try QueryParameters(request, allowing: .station)
+        _ = try StationParameters(request)
         let raw = request.parameters.get("id") ?? ""
         let view = context.store.current
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {

@@ -44,12 +44,8 @@ struct SummaryController: RouteCollection {
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {
-        let params = try QueryParameters(request, allowing: .summary)
-        guard let state = try params.state() else {
-            throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        let fuel = try params.requiredFuel()
-        let near = try params.coordinate()
+        let params = try SummaryParameters(request)
+        let (state, fuel, near) = (params.state, params.fuel, params.near)
         // With `near`, the advice `/v1/advice` gives for that point (none of a city's outside every metro area).
         let city = near.flatMap(MetroArea.containing)
         let board = context.adviceBoard(view)

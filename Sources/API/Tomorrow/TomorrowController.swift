@@ -15,14 +15,8 @@ struct TomorrowController: RouteCollection {
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {
-        let params = try QueryParameters(request, allowing: .tomorrow)
-        let state = try params.state() ?? .WA
-        let fuel = try params.fuel()
-        let near = try params.coordinate()
-        let radius = try params.radius(near: near) ?? StationQuery.defaultRadiusKm
-        let ids = try params.ids()
-        let limit = try params.int("limit", in: 1...StationsController.maxLimit, default: 100)
-        let offset = try params.int("offset", in: 0...1_000_000, default: 0)
+        let params = try TomorrowParameters(request)
+        let (state, fuel, near, radius, ids, limit, offset) = (params.state, params.fuel, params.near, params.radiusKm, params.ids, params.limit, params.offset)
         var meta = MetaDTO(view.rendered.meta(for: state))
         guard Self.publishingStates.contains(state) else {
             let dto = TomorrowDTO(

@@ -6,20 +6,13 @@ import HTTP
 struct TrendsController: RouteCollection {
     let context: PettyContext
 
-    static let defaultTrendDays = 30
-    static let maxTrendDays = 90
-
     func boot(routes: RoutesBuilder) throws {
         routes.get("v1", "trends", use: context.memoizing(.snapshot, render: render))
     }
 
     private func render(_ request: Request, view: PettyView) throws -> Response {
-        let params = try QueryParameters(request, allowing: .trends)
-        guard let state = try params.state() else {
-            throw params.bad("state is required; valid values: \(AustralianState.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        let fuel = try params.requiredFuel()
-        let days = try params.int("days", in: 1...Self.maxTrendDays, default: Self.defaultTrendDays)
+        let params = try TrendsParameters(request)
+        let (state, fuel, days) = (params.state, params.fuel, params.days)
         let asOf = view.index.dataDays[state]
         let trend = view.history.trend(state: state, fuel: fuel, days: days, through: asOf)
         let dto = TrendDTO(

@@ -7,12 +7,16 @@ public struct ChangesPage: Sendable {
     public let hasMore: Bool
     public let last: ChangeCursor?
 
-    public init(feed: ChangeFeed, start: ChangeCursor?, state: AustralianState?, fuel: FuelType?, limit: Int) {
+    /// `stations`: only these stations' changes (favourites); nil: every station's.
+    public init(
+        feed: ChangeFeed, start: ChangeCursor?, state: AustralianState?, fuel: FuelType?, stations: Set<StationID>? = nil, limit: Int
+    ) {
         var taken: [ChangeEvent] = []
         var more = false
         for event in start.map({ feed.events(after: $0) }) ?? feed.events[...] {
             if let state, event.state != state { continue }
             if let fuel, let eventFuel = event.fuel, eventFuel != fuel { continue }
+            if let stations, !stations.contains(event.station) { continue }
             if taken.count == limit { more = true; break }
             taken.append(event)
         }

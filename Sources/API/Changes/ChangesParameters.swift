@@ -1,0 +1,48 @@
+import Foundation
+import Fuel
+
+/// The query of `GET /v1/prices/changes`: incremental sync from a `sync_token`, `cursor` or `since`.
+struct ChangesParameters: EndpointParameters {
+    static let operation = "/v1/prices/changes"
+    static let defaultLimit = 1_000
+    static let maxLimit = 5_000
+
+    enum Name: String, ParameterName {
+        /// An instant (ISO 8601): changes after it. Ignored beside a `cursor`.
+        case since
+        /// Where the previous page ended (`meta.next_cursor`) or a list's `meta.sync_token`.
+        case cursor
+        /// Only this state's changes.
+        case state
+        /// Only this fuel's price changes (station items still come).
+        case fuel
+        /// Only these stations' changes (favourites), up to 100 ids: a cheap "did my favourites change".
+        case ids
+        /// Items per page, 1 to 5,000 (default 1,000).
+        case limit
+    }
+
+    let state: AustralianState?
+    let fuel: FuelType?
+    let ids: [StationID]?
+    let limit: Int
+    /// A cursor carries its own position: given one, `since` is ignored (clients may keep it in their URL).
+    let cursor: ChangeCursor?
+    let since: Date?
+
+    init(_ params: QueryReader<Name>) throws {
+        state = try params.state(.state)
+        fuel = try params.fuel(.fuel)
+        ids = try params.ids(.ids)
+        limit = try params.int(.limit, in: 1...Self.maxLimit, default: Self.defaultLimit)
+        cursor = try params.string(.cursor).map { token in
+            guard let cursor = ChangeCursor(token: token) else {
+                throw params.bad("cursor is not one this server issued; start again from a list's meta.sync_token (cursor=<sync_token>)")
+            }
+            return cursor
+        }
+        // Neither: from the beginning (a first sync pages through every current station and price).
+        let asked = try params.date(.since)
+        since = cursor == nil ? asked : nil
+    }
+}
