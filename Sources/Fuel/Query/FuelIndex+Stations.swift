@@ -127,12 +127,8 @@ extension FuelIndex {
             let listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
             var start = min(query.offset, listed.count)
             if let after = query.after {
-                var low = 0, high = listed.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if entries[listed[middle]].id <= after { low = middle + 1 } else { high = middle }
-                }
-                start = low
+                let first = snapshot.firstSlot(after: after)
+                start = listed.firstPosition(atLeast: first)
             }
             let hits = listed[start..<min(listed.count, start + query.limit)].map { SlotPage.Hit(slot: $0, distanceKm: nil) }
             return SlotPage(total: listed.count, limit: query.limit, offset: query.offset, hits: hits, hasMore: start + hits.count < listed.count)
@@ -260,7 +256,7 @@ private struct CandidateGatherer {
         excludedBrands: Set<Int32>, anyFuelBases: [Int]?, textMatches: SearchMatches?, filtersMore: Bool
     ) {
         self.index = index
-        self.filters = Filters(query)
+        self.filters = Filters(query, snapshot: index.snapshot)
         self.stateOrdinal = stateOrdinal
         self.fuelBase = fuelBase
         self.ranksByPrice = ranksByPrice
@@ -279,16 +275,17 @@ private struct CandidateGatherer {
         let radiusKm: Double?
         let bbox: BoundingBox?
         let postcode: String?
-        let after: StationID?
+        /// `after`'s keyset bound as a slot (`Snapshot.firstSlot(after:)`): slots below it were on earlier pages.
+        let firstSlotAfter: Int?
         let fill: FillPlan?
 
-        init(_ query: StationQuery) {
+        init(_ query: StationQuery, snapshot: Snapshot) {
             access = query.access
             near = query.near
             radiusKm = query.radiusKm
             bbox = query.bbox
             postcode = query.postcode
-            after = query.after
+            firstSlotAfter = query.after.map(snapshot.firstSlot(after:))
             fill = query.fill
         }
     }
@@ -336,7 +333,7 @@ private struct CandidateGatherer {
                 if match == .none { return }
                 rank = match == .whole ? 0 : 1
             }
-            if let after = filters.after, index.snapshot.entries[slot].id <= after {
+            if let firstAfter = filters.firstSlotAfter, slot < firstAfter {
                 before += 1
                 return
             }
