@@ -56,7 +56,7 @@ package func buildApplication(
     app.middleware = [
         TrustedProxyMiddleware(ranges: config.trustedProxies),
         app.requestLog,
-        CORSMiddleware(),
+        CORSMiddleware(allowedMethods: [.GET, .HEAD, .POST, .OPTIONS]),
         app.errors,
         ConditionalRequestMiddleware(),
         // Inside the conditional check, so If-None-Match meets the ETag of the encoding actually served.

@@ -4,6 +4,8 @@ import HTTP
 /// The query of `GET /v1/stations/along`: stations near a route.
 struct AlongParameters: EndpointParameters {
     static let operation = "/v1/stations/along"
+    /// A posted route's body: 2,000 points take at most 12 characters each, with room for the other fields.
+    static let maxBodyBytes = 64 * 1024
 
     enum Name: String, ParameterName {
         /// Required: the route as a Google encoded polyline (precision 5), 2 to 2,000 points, at most 1,500 km.

@@ -15,6 +15,11 @@ public struct URLQuery: Sendable {
         items = raw.withUTF8 { Self.parse($0) }
     }
 
+    /// Pairs that did not come from a query string (a form or JSON body read as parameters).
+    public init(items: [(name: String, value: String)]) {
+        self.items = items
+    }
+
     /// The first value for `name`.
     public subscript(name: String) -> String? {
         items.first { $0.name == name }?.value

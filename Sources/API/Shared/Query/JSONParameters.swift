@@ -1,0 +1,76 @@
+import Foundation
+import HTTP
+
+/// A JSON object body read as query parameters: `{"fuel": "U91", "limit": 20, "open_now": true}` is
+/// `fuel=U91&limit=20&open_now=true`, so an endpoint that also takes a body (a route too long for a request line)
+/// declares its parameters once and checks them the same way: an unknown field is the unknown-parameter 400.
+/// Each field holds a string, a number or a boolean; a list is a string (`"U91,E10"`) or an array of them.
+enum JSONParameters {
+    static let mediaType = "application/json"
+
+    static func query(of request: Request, maxBytes: Int) throws -> URLQuery {
+        let type = request.headers.first(name: "Content-Type")?.lowercased() ?? ""
+        guard type.hasPrefix(mediaType) else {
+            throw Abort(HTTPStatus(code: 415), reason: "the body must be JSON: send Content-Type: \(mediaType)")
+        }
+        guard request.body.count <= maxBytes else {
+            throw Abort(.payloadTooLarge, reason: "the body takes at most \(maxBytes) bytes, got \(request.body.count)")
+        }
+        let object: [String: Field]
+        do {
+            object = try JSONDecoder().decode([String: Field].self, from: Data(request.body))
+        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
+            throw Abort(.badRequest, reason: "\(context.codingPath[0].stringValue) must be a string, a number, a boolean or a list of them")
+        } catch let DecodingError.valueNotFound(_, context) where !context.codingPath.isEmpty {
+            throw Abort(.badRequest, reason: "\(context.codingPath[0].stringValue) must not be null")
+        } catch {
+            throw Abort(.badRequest, reason: "the body must be a JSON object of parameters, e.g. {\"polyline\": \"...\", \"fuel\": \"U91\"}")
+        }
+        // In a stable order (JSON objects have none), so errors name the same field every time.
+        return URLQuery(items: object.keys.sorted().map { ($0, object[$0]!.text) })
+    }
+
+    /// One field's value as the text a query string would carry.
+    enum Field: Decodable {
+        case text(String)
+        case list([String])
+
+        var text: String {
+            switch self {
+            case .text(let value): value
+            case .list(let values): values.joined(separator: ",")
+            }
+        }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let flag = try? container.decode(Bool.self) {
+                self = .text(flag ? "true" : "false")
+            } else if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else if let number = try? container.decode(Double.self) {
+                self = .text(Self.text(number))
+            } else if var items = try? decoder.unkeyedContainer() {
+                var values: [String] = []
+                while !items.isAtEnd {
+                    let item = try items.decode(Field.self)
+                    guard case .text(let value) = item else {
+                        throw DecodingError.typeMismatch(Field.self, .init(codingPath: decoder.codingPath, debugDescription: "nested list"))
+                    }
+                    values.append(value)
+                }
+                self = .list(values)
+            } else if container.decodeNil() {
+                throw DecodingError.valueNotFound(Field.self, .init(codingPath: decoder.codingPath, debugDescription: "null"))
+            } else {
+                throw DecodingError.typeMismatch(Field.self, .init(codingPath: decoder.codingPath, debugDescription: "object"))
+            }
+        }
+
+        /// Whole numbers without a fraction (`20`, not `20.0`), so `limit` reads as the integer it is.
+        static func text(_ number: Double) -> String {
+            if number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
+            return String(number)
+        }
+    }
+}
