@@ -41,8 +41,41 @@ def snake(name):
 def operations(spec):
     for path, item in spec["paths"].items():
         for method, operation in item.items():
-            if method == "get" and isinstance(operation, dict):
+            if method in ("get", "post", "put", "delete") and isinstance(operation, dict):
                 yield path, operation
+
+
+def schema_of(spec, parameter):
+    schema = parameter.get("schema", {})
+    if "$ref" in schema:
+        schema = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return schema
+
+
+def several(spec, parameter):
+    """Two or more values for a list parameter: its example when it has two, else the example and another value."""
+    schema = schema_of(spec, parameter)
+    example = parameter.get("example")
+    if schema.get("type") != "array" or example is None:
+        return None
+    values = list(example) if isinstance(example, list) else [example]
+    if len(values) >= 2:
+        return values
+    items = schema.get("items", {})
+    if "$ref" in items:
+        items = spec["components"]["schemas"][items["$ref"].rsplit("/", 1)[1]]
+    others = [v for v in items.get("enum", []) if v not in values]
+    return values + ([others[0]] if others else values)
+
+
+def body_argument(spec, module, operation):
+    """The request body's example as the generated model, for operations that take one."""
+    content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if not content:
+        return {}
+    model = typing.get_type_hints(module.sync_detailed).get("body")
+    options = [a for a in typing.get_args(model) or [model] if hasattr(a, "from_dict")]
+    return {"body": (options[0].from_dict(content["example"]), None)} if options else {}
 
 
 def parameters(spec, operation):
@@ -62,13 +95,9 @@ def typed(value, annotation, parameter):
             return datetime.datetime.fromisoformat(value)
         if typing.get_origin(option) is list:
             item_type = typing.get_args(option)[0]
-            items = [typed(v, item_type, parameter) for v in value]
-            if parameter.get("explode") is False and not (isinstance(item_type, type) and issubclass(item_type, enum.Enum)):
-                # openapi-python-client ignores `explode: false` and would repeat the key; a Python caller passes
-                # the comma-separated text the spec describes instead (enum lists are mapped item by item by the
-                # client, so they go as lists: one item is one key).
-                return ",".join(str(getattr(v, "value", v)) for v in items)
-            return items
+            # openapi-python-client ignores `explode: false` and repeats the key (`ids=1&ids=2`): the server takes
+            # a repeated list parameter as one list, so the list goes as the client sends it.
+            return [typed(v, item_type, parameter) for v in value]
     return value
 
 
@@ -82,7 +111,8 @@ def find_module(package, operation_id):
 
 def call(module, client, arguments):
     hints = typing.get_type_hints(module.sync_detailed)
-    kwargs = {name: typed(value, hints.get(name), parameter) for name, (value, parameter) in arguments.items()}
+    kwargs = {name: value if parameter is None else typed(value, hints.get(name), parameter)
+              for name, (value, parameter) in arguments.items()}
     return module.sync_detailed(client=client, **kwargs)
 
 
@@ -146,6 +176,7 @@ def run(spec, package, client, results):
         every = {snake(p["name"]): (p.get("example"), p) for p in parameters(spec, operation)}
         required = {k: v for k, v in every.items() if v[1].get("required")}
         required.update({snake(n): every[snake(n)] for n in NEEDS_ONE_OF.get(operation_id, [])})
+        required.update(body_argument(spec, module, operation))
         attempts = [("required only", required)]
         for name, (example, parameter) in every.items():
             if name in required or example is None:
@@ -156,6 +187,10 @@ def run(spec, package, client, results):
                     chosen[snake(companion)] = every[snake(companion)]
             chosen[name] = (example, parameter)
             attempts.append((f"{parameter['name']}={json.dumps(example)}", chosen))
+            values = several(spec, parameter)
+            if values is not None:
+                # A generated client sends a list exploded (`name=a&name=b`): every list parameter with 2+ values.
+                attempts.append((f"{parameter['name']}={json.dumps(values)}", dict(chosen, **{name: (values, parameter)})))
         for label, arguments in attempts:
             try:
                 ok, detail = verdict(call(module, client, arguments), operation)

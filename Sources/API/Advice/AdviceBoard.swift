@@ -63,23 +63,16 @@ final class AdviceBoard: Sendable {
                 ).gated(by: view.history.skill(city: city, fuel: fuel))
                 advice[key] = item
                 var json = JSONWriter(capacity: 512)
-                Self.write(item, into: &json)
+                AdviceBody(item).write(into: &json)
                 fragments[key] = json.bytes
                 responses[key] = Self.response(fragment: json.bytes, meta: meta, lastModified: view.rendered.lastModified)
             }
         }
-        var json = JSONWriter(capacity: 256)
-        json.raw("{\"city\":null,\"state\":null,\"fuel\":")
-        let outsideHead = json.bytes
         var outside: [FuelType: Response] = [:]
         var outsideFragments: [FuelType: [UInt8]] = [:]
         for fuel in FuelType.allCases {
             var body = JSONWriter(capacity: 320)
-            body.raw(outsideHead)
-            body.string(fuel.rawValue)
-            body.raw(",\"advice\":\"no_cycle\",\"reason\":")
-            body.string(Self.outsideReason)
-            body.raw(",\"cycle\":null,\"history_days\":0,\"through\":null,\"average\":null,\"tomorrow\":null,\"skill\":null}")
+            AdviceBody(outside: fuel, reason: Self.outsideReason).write(into: &body)
             outside[fuel] = Self.response(fragment: body.bytes, meta: view.rendered.meta(for: nil), lastModified: view.rendered.lastModified)
             outsideFragments[fuel] = body.bytes
         }
@@ -99,15 +92,7 @@ final class AdviceBoard: Sendable {
             let advice = NearbyTomorrowAdvice(fuel: fuel, point: near, board: board, snapshot: snapshot, source: waSource)
         else { return nil }
         var json = JSONWriter(capacity: 512)
-        json.raw("{\"city\":null,\"state\":\"WA\",\"fuel\":")
-        json.string(fuel.rawValue)
-        json.raw(",\"advice\":")
-        json.string(advice.verdict.rawValue)
-        json.raw(",\"reason\":")
-        json.string(advice.reason)
-        json.raw(",\"cycle\":null,\"history_days\":0,\"through\":null,\"average\":null,\"tomorrow\":")
-        Self.write(advice.outlook, into: &json)
-        json.raw(",\"skill\":null}")
+        AdviceBody(advice).write(into: &json)
         return json.bytes
     }
 
@@ -128,18 +113,6 @@ final class AdviceBoard: Sendable {
         return candidates.filter { $0 > now }.min() ?? midnight
     }
 
-    static func write(_ tomorrow: TomorrowOutlook, into json: inout JSONWriter) {
-        json.raw("{\"trading_day\":")
-        json.string(tomorrow.tradingDay)
-        json.raw(",\"today_average\":")
-        json.decimal(tomorrow.todayAverage, places: 1)
-        json.raw(",\"tomorrow_average\":")
-        json.decimal(tomorrow.tomorrowAverage, places: 1)
-        json.raw(",\"station_count\":")
-        json.int(tomorrow.stationCount)
-        json.raw("}")
-    }
-
     static func response(fragment: [UInt8], meta: DataMeta, lastModified: String) -> Response {
         var body = JSONWriter(capacity: fragment.count + meta.fields.count + 24)
         body.raw("{\"data\":")
@@ -150,61 +123,5 @@ final class AdviceBoard: Sendable {
         var hash = FNV1a()
         hash.combine(body.bytes)
         return JSONResponse.make(body: body.bytes, etag: hash.weakETag, lastModified: lastModified, maxAge: 300, memoized: true)
-    }
-
-    /// The `data` object of `/v1/advice`.
-    static func write(_ advice: CycleAdvice, into json: inout JSONWriter) {
-        json.raw("{\"city\":")
-        json.string(advice.city.rawValue)
-        json.raw(",\"state\":")
-        json.string(advice.city.state.rawValue)
-        json.raw(",\"fuel\":")
-        json.string(advice.fuel.rawValue)
-        json.raw(",\"advice\":")
-        json.string(advice.verdict.rawValue)
-        json.raw(",\"reason\":")
-        json.string(advice.reason)
-        json.raw(",\"cycle\":")
-        if let reading = advice.reading {
-            json.raw("{\"position\":")
-            json.decimal(reading.cycle.position, places: 2)
-            json.raw(",\"direction\":")
-            json.string(reading.cycle.direction.rawValue)
-            json.raw(",\"days_since_low\":")
-            json.int(reading.daysSinceLow)
-            json.raw(",\"days_since_high\":")
-            json.int(reading.daysSinceHigh)
-            json.raw(",\"typical_length_days\":")
-            if let length = reading.typicalLengthDays { json.int(length) } else { json.null() }
-            json.raw(",\"low\":")
-            json.decimal(reading.cycle.low, places: 1)
-            json.raw(",\"high\":")
-            json.decimal(reading.cycle.high, places: 1)
-            json.raw("},\"history_days\":")
-            json.int(reading.historyDays)
-            json.raw(",\"through\":")
-            json.string(reading.through.description)
-            json.raw(",\"average\":")
-            json.decimal(reading.latest, places: 1)
-        } else {
-            json.raw("null,\"history_days\":0,\"through\":null,\"average\":null")
-        }
-        json.raw(",\"tomorrow\":")
-        if let tomorrow = advice.tomorrow { write(tomorrow, into: &json) } else { json.null() }
-        json.raw(",\"skill\":")
-        if let skill = advice.skill {
-            json.raw("{\"hit_rate\":")
-            json.decimal(skill.hitRate, places: 2)
-            json.raw(",\"best_baseline\":")
-            json.string(skill.bestBaseline.rawValue)
-            json.raw(",\"baseline_hit_rate\":")
-            json.decimal(skill.baselineHitRate, places: 2)
-            json.raw(",\"days_scored\":")
-            json.int(skill.daysScored)
-            json.raw("}")
-        } else {
-            json.null()
-        }
-        json.raw("}")
     }
 }
