@@ -48,6 +48,9 @@ package func buildApplication(
         persistence: { persistence.health }, providers: polls?.statuses,
         coordination: fleet.map { service in { @Sendable in service.info() } })
     context.publicURL = config.publicBaseURL
+    // Derived values a request reads are built off the event loops: on publication, and ahead of clock boundaries.
+    store.store.preparing(with: context.prepareAdvice)
+    app.register(service: AdviceBoardWarmer(context: context))
     context.android = config.android
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the

@@ -104,6 +104,13 @@ package final class SnapshotMemo: Sendable {
         return value
     }
 
+    /// The value kept for `key` in `view`'s snapshot when it holds at `wall`; nil otherwise (nothing is built).
+    func kept<Value: Sendable>(_ key: Key, in view: PettyView, wall: Date) -> Value? {
+        let kept = table.withLock { table -> Entry? in table.version == view.version ? table.entries[key] : nil }
+        guard let kept, kept.holds(at: wall) else { return nil }
+        return kept.value as? Value
+    }
+
     /// The response for `request` in `view`, rendered by `render` at most once per snapshot, parameters and
     /// freshness, and kept with its gzip made once (`CompressibleBody`). Errors are not kept.
     func response(

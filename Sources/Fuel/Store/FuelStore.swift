@@ -14,6 +14,7 @@ public final class FuelStore<Rendered: Sendable>: Sendable {
     private let published: Mutex<SnapshotView<Rendered>>
     private let writer = Mutex<Void>(())
     private let render: Render
+    private let preparation = Mutex<(@Sendable (SnapshotView<Rendered>) -> Void)?>(nil)
 
     public init(initial: Dataset, render: @escaping Render) {
         self.render = render
@@ -23,6 +24,12 @@ public final class FuelStore<Rendered: Sendable>: Sendable {
 
     public convenience init(initial: Snapshot, render: @escaping Render) {
         self.init(initial: Dataset(snapshot: initial), render: render)
+    }
+
+    /// Runs `prepare` on every view about to be published, after it is rendered and before readers can see it, on
+    /// the writer's thread: what the App derives from a view for its readers is ready by the time they read it.
+    public func preparing(with prepare: @escaping @Sendable (SnapshotView<Rendered>) -> Void) {
+        preparation.withLock { $0 = prepare }
     }
 
     /// The published view. Cheap: one lock round-trip and one retain.
@@ -46,6 +53,7 @@ public final class FuelStore<Rendered: Sendable>: Sendable {
             let index = dataset.snapshot == old.dataset.snapshot ? old.index : FuelIndex(snapshot: dataset.snapshot, previous: old.index)
             let basis = SnapshotBasis(dataset: dataset, index: index)
             let view = SnapshotView(basis: basis, rendered: render(basis))
+            preparation.withLock { $0 }?(view)
             // Swap under the lock; the old view is released after it, never while readers wait.
             let replaced = published.withLock { current in
                 let previous = current
