@@ -9,6 +9,8 @@ package struct AdviceBoardWarmer: Service {
     let context: PettyContext
     /// How long before a boundary the next board is built: a build takes milliseconds.
     static let lead: TimeInterval = 2
+    /// Without it requests build the board themselves, as before it started.
+    package var whenItEnds: ServiceEndPolicy { .keepServing }
 
     package init(context: PettyContext) {
         self.context = context

@@ -75,6 +75,9 @@ public enum Entrypoint {
             logger.notice("Petty \(version) starting: env=\(config.environment) listen=\(config.hostname):\(config.port) threads=\(app.server.threads) pid=\(getpid())")
             try app.run()
             return 0
+        } catch let ended as ServiceEndedError {
+            logger.error("stopped because \(ended); exiting 1 so the supervisor restarts the server")
+            return 1
         } catch let error as ListenerError {
             logger.error("cannot listen: \(error)")
             return 1

@@ -15,6 +15,9 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     public private(set) var routes: [Route] = []
     public private(set) var services: [any Service] = []
     private var serviceGroup: ServiceGroup?
+    /// What `run()` waits on, and the first service that ended under `.shutDownServer`.
+    private let stopRequest = Mutex<DispatchSemaphore?>(nil)
+    private let endedService = Mutex<ServiceEndedError?>(nil)
     private var httpServer: HTTPServer?
     private var frozenResponder: DefaultResponder?
 
@@ -62,7 +65,7 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         let server = HTTPServer(configuration: self.server, responder: responder, metrics: responder.metrics, logger: logger)
         try server.start()
         httpServer = server
-        let group = ServiceGroup(services: services, logger: logger)
+        let group = ServiceGroup(services: services, logger: logger) { [weak self] ended in self?.serviceEnded(ended) }
         try group.start()
         serviceGroup = group
         // The bound port, not the configured one: with port 0 only this line tells an operator where to connect.
@@ -85,9 +88,11 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     /// reload, and its default action would kill the process without draining or stopping the services.
     public static let stopSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
 
-    /// Starts, then blocks until one of `stopSignals` arrives, then shuts down gracefully.
+    /// Starts, then blocks until one of `stopSignals` arrives or a service ends under
+    /// `ServiceEndPolicy.shutDownServer`, then shuts down gracefully; throws `ServiceEndedError` in the second case.
     public func run() throws {
         let stop = DispatchSemaphore(value: 0)
+        stopRequest.withLock { $0 = stop }
         var sources: [DispatchSourceSignal] = []
         for signalNumber in Self.stopSignals {
             signal(signalNumber, SIG_IGN)
@@ -102,6 +107,12 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
         shutdown()
         sources.forEach { $0.cancel() }
         logger.notice("stopped")
+        if let ended = endedService.withLock({ $0 }) { throw ended }
+    }
+
+    private func serviceEnded(_ ended: ServiceEndedError) {
+        endedService.withLock { if $0 == nil { $0 = ended } }
+        stopRequest.withLock { $0 }?.signal()
     }
 }
 

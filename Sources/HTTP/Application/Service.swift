@@ -9,11 +9,32 @@ public protocol Service: Sendable {
     func prepare() throws
     /// The work. Returns (or throws `CancellationError`) promptly once the task is cancelled.
     func run() async throws
+    /// What the server does when `run()` throws or returns before the service was stopped.
+    var whenItEnds: ServiceEndPolicy { get }
 }
 
 extension Service {
     public var stopTimeout: Double { 10 }
     public func prepare() throws {}
+    public var whenItEnds: ServiceEndPolicy { .shutDownServer }
+}
+
+/// What happens when a service's `run()` ends on its own (an error, or a return before it was stopped): the role
+/// swift-service-lifecycle gives its termination behaviours. Services that must keep going handle their own
+/// errors inside `run()` (retrying with backoff, reporting in `/health`); this is what remains when one cannot.
+public enum ServiceEndPolicy: Sendable, Equatable {
+    /// The server shuts down gracefully and `Application.run()` throws `ServiceEndedError`, so the process exits
+    /// non-zero and its supervisor restarts it: a server that lost a duty it was started for must not look healthy.
+    case shutDownServer
+    /// Logged at error level; the server keeps serving without the service.
+    case keepServing
+}
+
+/// A service ended on its own under `ServiceEndPolicy.shutDownServer`.
+public struct ServiceEndedError: Error, CustomStringConvertible {
+    public let service: String
+    public let reason: String
+    public var description: String { "service \(service) ended: \(reason)" }
 }
 
 /// Suspends until the current task is cancelled: for services that only act when they are stopped.

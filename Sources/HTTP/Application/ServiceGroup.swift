@@ -5,10 +5,10 @@ import Synchronization
 /// the one registered before it, so the first registered (persistence) stops last, after every writer.
 /// Each runs on its own `ServiceExecutor`, so stopping never waits for a free thread in the cooperative pool.
 ///
-/// A service whose `run()` throws (anything but `CancellationError`) is logged at error level and stays stopped:
-/// nothing restarts it and the server keeps serving without it. Shutdown still cancels and awaits the others in
-/// order. A service that must not die quietly handles its own errors inside `run()` (the pollers and persistence
-/// retry with backoff and report failures in `/health`). A throw from `prepare()` stops `start()` instead.
+/// A service whose `run()` throws (anything but `CancellationError`) or returns before it was stopped is logged at
+/// error level and handled by its `ServiceEndPolicy`: `onEnd` is called for `.shutDownServer` (the application
+/// then shuts down), nothing more for `.keepServing`. Nothing restarts a service in-process. A throw from
+/// `prepare()` stops `start()` instead.
 public final class ServiceGroup: Sendable {
     public let services: [any Service]
     private let logger: Logger
@@ -20,25 +20,38 @@ public final class ServiceGroup: Sendable {
     }
     private let running = Mutex<[Running]>([])
 
-    public init(services: [any Service], logger: Logger) {
+    private let onEnd: @Sendable (ServiceEndedError) -> Void
+
+    public init(services: [any Service], logger: Logger, onEnd: @escaping @Sendable (ServiceEndedError) -> Void = { _ in }) {
         self.services = services
         self.logger = logger
+        self.onEnd = onEnd
     }
 
     /// Prepares every service (any throw stops here, nothing runs), then starts each `run()`; returns at once.
     public func start() throws {
         for service in services { try service.prepare() }
-        let logger = logger
+        let (logger, onEnd) = (logger, onEnd)
         let started = services.map { service in
             let ended = DispatchSemaphore(value: 0)
             let executor = ServiceExecutor(label: "petty-service-\(service.name)")
             let task = Task.detached(executorPreference: executor, priority: .utility) {
                 defer { ended.signal() }
+                let reason: String
                 do {
                     try await service.run()
-                } catch is CancellationError {
+                    guard !Task.isCancelled else { return }
+                    reason = "run() returned before it was stopped"
                 } catch {
-                    logger.error("service \(service.name) stopped with an error: \(error)")
+                    guard !(error is CancellationError && Task.isCancelled) else { return }
+                    reason = "\(error)"
+                }
+                switch service.whenItEnds {
+                case .shutDownServer:
+                    logger.error("service \(service.name) ended (\(reason)); shutting the server down")
+                    onEnd(ServiceEndedError(service: service.name, reason: reason))
+                case .keepServing:
+                    logger.error("service \(service.name) ended (\(reason)); serving on without it")
                 }
             }
             return Running(task: task, ended: ended, executor: executor)
