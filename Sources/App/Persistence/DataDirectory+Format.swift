@@ -1,4 +1,3 @@
-import API
 import Foundation
 
 /// Which format a data directory is in. Once a save has written the checksummed format, a file without its

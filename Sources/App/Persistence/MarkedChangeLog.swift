@@ -1,4 +1,3 @@
-import API
 import Foundation
 import Fuel
 

@@ -1,4 +1,3 @@
-import API
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -68,7 +67,7 @@ final class PersistenceService: Service {
 
     private func finalSave() {
         if !saveIfChanged(ignoringBackoff: true), let error = health.lastError, health.isFailing {
-            logger.error("data: final save on shutdown failed, changes since \(health.lastSave.map(ISOTimestamp.string) ?? "start") are lost: \(error)")
+            logger.error("data: final save on shutdown failed, changes since \(health.lastSave?.ISO8601Format() ?? "start") are lost: \(error)")
         }
         lock.release()
         state.withLock { $0.locked = false }
