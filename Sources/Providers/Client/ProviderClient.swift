@@ -36,8 +36,7 @@ public final class ProviderClient: Sendable {
 
     public let options: Options
     let redactor: Redactor
-    private let session: URLSession
-    private let delegate: SizeCappedDelegate
+    private let transfers: BoundedTransfers
 
     /// `secrets` are scrubbed from every error text this client returns (the auth step adds its own).
     public init(options: Options = Options(), secrets: [String] = []) {
@@ -50,13 +49,11 @@ public final class ProviderClient: Sendable {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpAdditionalHeaders = ["User-Agent": options.userAgent]
-        let delegate = SizeCappedDelegate()
         let queue = BoundedDelegateQueue(limit: 256, name: "petty-provider-client")
-        self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        transfers = BoundedTransfers(configuration: configuration, queue: queue, redirects: .sameOrigin)
     }
 
-    deinit { session.invalidateAndCancel() }
+    deinit { transfers.invalidate() }
 
     /// Sends `request` with retries. `auth` runs before every attempt; after a 401/403 it is invalidated and the
     /// request retried once with a fresh credential. Only a 2xx response is a success.
@@ -120,22 +117,9 @@ public final class ProviderClient: Sendable {
         // Uncompressed, so a body's size on the wire is its size in memory; the delegate still counts decoded bytes
         // because a hostile server may compress anyway (URLSession inflates whatever it is sent).
         urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        let holder = TaskHolder()
-        let label = request.label
-        let limit = options.maxResponseBytes
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ProviderResponse, ProviderError>, Never>) in
-                let task = session.dataTask(with: urlRequest)
-                delegate.register(task, limit: limit, label: label, continuation: continuation)
-                holder.set(task)
-                // The session's own timeout is per read; this is the whole-request deadline.
-                DispatchQueue.global().asyncAfter(deadline: .now() + request.timeout) { [delegate] in
-                    delegate.expire(task)
-                }
-                task.resume()
-            }
-        } onCancel: {
-            holder.cancel()
+        switch await transfers.fetch(urlRequest, limit: options.maxResponseBytes, deadline: request.timeout) {
+        case .success(let reply): return .success(ProviderResponse(status: reply.status, headers: reply.headers, body: reply.body))
+        case .failure(let failure): return .failure(ProviderError(failure))
         }
     }
 
@@ -145,29 +129,5 @@ public final class ProviderClient: Sendable {
     /// upstream's own status line or body, which a misbehaving host controls.
     static func statusPhrase(_ status: Int) -> String {
         HTTPURLResponse.localizedString(forStatusCode: status).lowercased()
-    }
-}
-
-/// Holds a data task for cancellation that may arrive before the task exists.
-// @unchecked: `task` and `cancelled` are only touched under `lock`.
-private final class TaskHolder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var cancelled = false
-
-    func set(_ task: URLSessionDataTask) {
-        lock.lock()
-        self.task = task
-        let cancelNow = cancelled
-        lock.unlock()
-        if cancelNow { task.cancel() }
-    }
-
-    func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = self.task
-        lock.unlock()
-        task?.cancel()
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Why a provider exchange produced no usable data. Each case is distinct so logs, `/health` and backoff can
 /// tell them apart. Texts carry at most the method and URL path (never the query or headers), and pass through
@@ -95,4 +98,45 @@ public struct Redactor: Sendable {
         #"(SubscriberToken=)[^\s,;"']+"#,
         #"("?access_token"?\s*[:=]\s*"?)[^\s,;"']+"#,
     ]
+}
+
+extension ProviderError {
+    /// Redirects to another origin are refused: URLSession would copy every credential header onto them (NSW's
+    /// Bearer, `apikey` and Basic key:secret, the Informed Sources subscriber token, VIC's consumer id), and an
+    /// `https` to `http` hop is another origin, so credentials never drop to clear text.
+    static let crossOriginRedirectReason = "redirect to another origin refused"
+
+    /// Why a transfer had no reply, as the client reports it: a URL error by its code's meaning, never
+    /// `localizedDescription` (which may quote the URL).
+    init(_ failure: BoundedTransfers.Failure) {
+        switch failure {
+        case .tooLarge(let limit): self = .tooLarge(limit: limit)
+        case .deadline: self = .timeout
+        case .redirectRefused(let status): self = .httpStatus(status, reason: Self.crossOriginRedirectReason)
+        case .noResponse: self = .transport("no HTTP response")
+        case .cancelled: self = .transport("cancelled")
+        case .transport(let code): self = Self.transport(code)
+        }
+    }
+
+    private static func transport(_ code: URLError.Code) -> ProviderError {
+        let reason: String
+        switch code {
+        case .timedOut: return .timeout
+        case .cancelled: reason = "cancelled"
+        case .cannotFindHost, .dnsLookupFailed: reason = "cannot resolve host"
+        case .cannotConnectToHost: reason = "cannot connect to host"
+        case .networkConnectionLost: reason = "connection lost"
+        case .notConnectedToInternet: reason = "not connected to the internet"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            reason = "TLS failure"
+        case .badServerResponse: reason = "bad server response"
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: reason = "redirect failure"
+        case .dataLengthExceedsMaximum: reason = "response too large"
+        case .zeroByteResource: reason = "empty response"
+        default: reason = "URL error \(code.rawValue)"
+        }
+        return .transport(reason)
+    }
 }
