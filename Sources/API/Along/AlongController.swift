@@ -31,7 +31,9 @@ struct AlongController: RouteCollection {
         let wall = context.clock()
         query.access = try params.openNowFilter(in: view, wall: wall)
         let page: AlongPage
-        do { page = try view.index.along(query) } catch { throw params.bad("\(error)") }
+        do { page = try view.index.along(query) } catch .routeTooComplex {
+            throw Abort(.unprocessableContent, reason: "\(AlongQueryError.routeTooComplex)")
+        } catch { throw params.bad("\(error)") }
         let slots = SlotPage(
             total: page.total, limit: page.limit, offset: page.offset,
             hits: page.hits.map { SlotPage.Hit(slot: $0.slot, distanceKm: nil) })

@@ -27,7 +27,7 @@ struct ChangesController: RouteCollection {
         // A cursor carries its own position: given one, `since` is ignored (clients may keep it in their URL).
         let cursor = try params.string("cursor").map { token in
             guard let cursor = ChangeCursor(token: token) else {
-                throw params.bad("cursor is not one this server issued; start again with since=")
+                throw params.bad("cursor= is not one this server issued; send the cursor= a page's meta gave back unchanged, or drop it and start again from since= or a full /v1/stations sync")
             }
             return cursor
         }
