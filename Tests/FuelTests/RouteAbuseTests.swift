@@ -77,7 +77,7 @@ import Testing
     }
 
     /// 2,000 points on one spot over Sydney at the widest detour: every station of a 40 km box measured against
-    /// every leg, about 25 ordinary requests' work by the time the budget stops it.
+    /// every leg, had the budget not stopped it.
     @Test func aRouteFoldedOnItselfPastTheWorkBudgetIsRefused() throws {
         let still = try RoutePath(points: Array(repeating: Self.sydneyCentre, count: AlongQuery.maximumPoints))
         #expect(throws: AlongQueryError.routeTooComplex) {
@@ -93,7 +93,7 @@ import Testing
     }
 
     /// What a driven route looks like stays inside the budget: 360 km of 0.2-1 km legs to and fro through the patch
-    /// (three times as dense as Sydney) at 5 km, and the same route's first 2,000 points 20 m apart.
+    /// (three times as dense as Sydney) at 2 km, and the same route's first 2,000 points 20 m apart.
     @Test func drivenRoutesStayWithinTheBudget() throws {
         var generator = SeededGenerator(seed: 5)
         var point = Self.sydneyCentre, heading = 0.3
@@ -105,8 +105,10 @@ import Testing
             points.append(point)
         }
         let route = try RoutePath(points: points, maximumLengthKm: AlongQuery.maximumLengthKm)
-        #expect(try Self.sydney.along(AlongQuery(route: route, detourKm: 5, limit: 500)).total > 1_000)
+        let found = try Self.sydney.along(AlongQuery(route: route, detourKm: 2, limit: 500)).total
+        #expect(found > 300, "\(found), \(route.lengthKm) km")
         let dense = try RoutePath(points: (0..<AlongQuery.maximumPoints).map { Self.sydneyCentre.stepped(km: Double($0) * 0.02, heading: 1) })
-        #expect(try Self.sydney.along(AlongQuery(route: dense, detourKm: 2, limit: 500)).total > 100)
+        let near = try Self.sydney.along(AlongQuery(route: dense, detourKm: 1, limit: 500)).total
+        #expect(near > 20, "\(near)")
     }
 }

@@ -12,15 +12,17 @@ public struct CorridorWork: Hashable, Sendable {
 
     /// A strip search (a gallop or a binary search over one strip) in leg measures.
     static let unitsPerStrip = 20
+    /// Reading a member and judging it, before any leg is measured.
+    static let unitsPerMember = 4
 
     mutating func add(_ scan: CorridorIndex.Scan, legs: Int) {
-        units += scan.members * legs + scan.strips * Self.unitsPerStrip
+        units += scan.members * (legs + Self.unitsPerMember) + scan.strips * Self.unitsPerStrip
     }
 
     func exceeds(_ budget: CorridorWork) -> Bool { units > budget.units }
 
     /// What one request may spend. `PettyBench worst` measures the most expensive route within the limits at
     /// this budget against a plain one.
-    public static let perRequest = CorridorWork(units: 400_000)
+    public static let perRequest = CorridorWork(units: 150_000)
     public static let unlimited = CorridorWork(units: .max)
 }
