@@ -240,8 +240,10 @@ http {{
         server 127.0.0.1:{upstream};
         keepalive 8;
     }}
-    # The production zone is 10r/s with burst 20; the tests send bursts from one address.
+    # The production zones (deploy/nginx/petty.conf) are far lower; the tests send bursts from one address.
     limit_req_zone $binary_remote_addr zone=petty_api:10m rate=10000r/s;
+    limit_req_zone $binary_remote_addr zone=petty_route:10m rate=10000r/s;
+    limit_req_zone $binary_remote_addr zone=petty_write:10m rate=10000r/s;
     server {{
         listen 127.0.0.1:{port};
         server_tokens off;

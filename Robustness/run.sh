@@ -4,7 +4,9 @@
 # secrets (credentials never in logs, /health or error bodies), and a hostile upstream provider (cross-origin
 # redirects, gzip bomb, endless body, garbage feeds), and storage attacks (full disk, deleted or corrupted data
 # directory, two servers on one), and a hostile leader for a follower (empty, older, sample, broken, endless or
-# trickling datasets). Loopback only; every script is bounded and cleans up after itself.
+# trickling datasets), and cheap requests that must not take the service down (route search work budget, the
+# antimeridian, 100-continue refusals, header room through nginx, nginx's 429, two instances under four
+# attackers within their rate limits). Loopback only; every script is bounded and cleans up after itself.
 #
 #   Robustness/run.sh --quick   # CI: ~5 min with a cached release build
 #   Robustness/run.sh           # full: waits for the idle and write timeouts too (~8 min)
@@ -37,8 +39,8 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-names=(hostile_clients smuggling paths crash_safety leaks upstream storage follower)
-limits=("$hostile_limit" 120 120 "$crash_limit" 120 "$upstream_limit" "$storage_limit" "$follower_limit")
+names=(hostile_clients smuggling paths crash_safety leaks upstream storage follower cheap_requests)
+limits=("$hostile_limit" 120 120 "$crash_limit" 120 "$upstream_limit" "$storage_limit" "$follower_limit" 150)
 total_passed=0
 total_failed=0
 rows=()

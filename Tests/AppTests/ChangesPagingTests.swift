@@ -83,5 +83,8 @@ import Testing
             let response = try AppTestSupport.sharedSampleApp().test(.GET, "/v1/prices/changes?\(bad)")
             #expect(response.status == .badRequest, "\(bad)")
         }
+        // The refusal names the parameter the client sent.
+        let unknown = try AppTestSupport.sharedSampleApp().test(.GET, "/v1/prices/changes?cursor=xyz")
+        #expect(unknown.bodyString.contains("cursor= is not one this server issued"), "\(unknown.bodyString)")
     }
 }

@@ -45,12 +45,16 @@ struct CompressionEndpointTests {
 
     @Test func aStationDetailIsCompressedOnceAndServedFromTheSnapshot() throws {
         let app = try AppTestSupport.sharedSampleApp()
+        let plain = try app.test(.GET, "/v1/stations/1").body
         let first = try app.test(.GET, "/v1/stations/1", headers: ["Accept-Encoding": "gzip"])
         let second = try app.test(.GET, "/v1/stations/1", headers: ["Accept-Encoding": "gzip"])
+        let third = try app.test(.GET, "/v1/stations/1", headers: ["Accept-Encoding": "gzip"])
         #expect(first.headers.first(name: "Content-Encoding") == "gzip")
-        // Stored at Gzip.storedLevel, not recompressed per request at the fast level.
-        #expect(first.body == second.body)
-        #expect(first.body == Gzip.compress(try app.test(.GET, "/v1/stations/1").body, level: Gzip.storedLevel))
+        // The shared app may have served it before: the first here is the fast one or the stored one.
+        #expect([Gzip.compress(plain, level: Gzip.fastLevel), Gzip.compress(plain, level: Gzip.storedLevel)].contains(first.body))
+        // From its second use on, stored at Gzip.storedLevel, not recompressed per request at the fast level.
+        #expect(second.body == third.body)
+        #expect(second.body == Gzip.compress(plain, level: Gzip.storedLevel))
     }
 
     @Test func aClientRefusingEveryEncodingGets406() throws {

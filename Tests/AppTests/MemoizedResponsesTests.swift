@@ -19,9 +19,12 @@ import Testing
         let plain = try app.test(.GET, target)
         let first = try app.test(.GET, target, headers: ["Accept-Encoding": "gzip"])
         let second = try app.test(.GET, target, headers: ["Accept-Encoding": "gzip"])
+        let third = try app.test(.GET, target, headers: ["Accept-Encoding": "gzip"])
         #expect(first.headers.first(name: "Content-Encoding") == "gzip", "\(target)")
-        #expect(first.body == second.body && first.headers.first(name: "ETag") == second.headers.first(name: "ETag"))
-        #expect(first.body == Gzip.compress(plain.body, level: Gzip.storedLevel), "\(target): compressed per request, not stored")
+        // Asked once, the body costs a fast gzip made for that request; reused, the better one is made once and kept.
+        #expect(first.body == Gzip.compress(plain.body, level: Gzip.fastLevel), "\(target): first use at the fast level")
+        #expect(second.body == third.body && first.headers.first(name: "ETag") == second.headers.first(name: "ETag"))
+        #expect(second.body == Gzip.compress(plain.body, level: Gzip.storedLevel), "\(target): compressed per request, not stored")
     }
 
     @Test func aNewPriceReachesTheMemoizedAnswersAtOnce() throws {

@@ -119,4 +119,19 @@ import Testing
         #expect(memo.count == 1)
         #expect(memo.orderSlots < 3_000)
     }
+
+    /// A response's cost counts its request target, kept as the key: 6 KB URLs with tiny bodies fill the memo's
+    /// bytes as 6 KB bodies would.
+    @Test func aResponsesCostCountsItsRequestTarget() throws {
+        let memo = SnapshotMemo(limits: .init(entries: 1_000, bytes: 64 << 10))
+        for index in 0..<40 {
+            let target = "/v1/stations?q=" + String(repeating: "x", count: 6_000) + "\(index)"
+            guard case .complete(let head, let body, _) = HTTPRequestParser().parse(Array("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+            else { Issue.record("request did not parse"); return }
+            _ = memo.response(Request(head: head, body: body, peerAddress: "127.0.0.1"), in: store.current, wall: Self.t0, freshness: .snapshot) {
+                Response(status: .ok, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
+            }
+        }
+        #expect(memo.count <= 10, "\(memo.count) entries of 6 KB keys kept in 64 KB")
+    }
 }

@@ -26,6 +26,9 @@ struct ConnectionMachineTests {
         /// A body whose every byte depends on its position and size, so a misplaced slice shows.
         static func bigBody(_ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ size) } }
 
+        /// `/refused...`: answered whatever the body (as a route miss is).
+        func answersWithoutBody(_ head: HTTPRequestHead) -> Bool { head.target.hasPrefix("/refused") }
+
         func date() -> [UInt8] { Array("Thu, 01 Jan 1970 00:00:00 GMT".utf8) }
         var refusals: [Int] = []
         mutating func refused(_ status: HTTPStatus, reason: String) { refusals.append(status.code) }
@@ -348,6 +351,18 @@ struct ConnectionMachineTests {
         var other = Driver()
         other.receive("POST /u HTTP/1.1\r\nHost: x\r\nExpect: something\r\nContent-Length: 2\r\n\r\n")
         #expect(other.statuses == [417] && other.shutDown)
+    }
+
+    @Test("Expect: 100-continue for a request refused whatever its body gets the answer, no 100, and a close")
+    func expectContinueRefusedWithoutBody() {
+        var driver = Driver()
+        driver.receive("PUT /refused HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(!String(decoding: driver.wire, as: UTF8.self).contains("100 Continue"))
+        #expect(driver.statuses == [200] && driver.host.served == ["PUT /refused 0"])
+        #expect(driver.responses.first?.header("Connection") == "close")
+        // The body, sent anyway, is discarded: never parsed as a next request.
+        driver.receive("GET /x")
+        #expect(driver.host.served == ["PUT /refused 0"])
     }
 
     @Test("While the server drains, a response ends its connection")

@@ -249,13 +249,13 @@ class Fleet:
             locations = re.sub(r"\n\s*limit_req[ _][^\n]*", "", locations)
         (conf / "petty-locations.conf").write_text(locations)
         site = (ROOT / "deploy/nginx/petty.conf").read_text()
-        servers = "".join(f"    server 127.0.0.1:{self.ports[i]} max_fails=1 fail_timeout=10s;\n" for i in members)
+        servers = "".join(f"    server 127.0.0.1:{self.ports[i]} max_fails=3 fail_timeout=10s;\n" for i in members)
         site = re.sub(r"    server 127\.0\.0\.1:8080 [^\n]*\n", servers, site)
         # Only the HTTPS server block is kept, served as plain HTTP on loopback; the reader alone must not hit
         # the per-IP rate limit, which is for many clients.
         site = site[:site.index("# --- HTTP: ACME")] + "server {\n    listen 127.0.0.1:%d;\n    server_tokens off;\n" \
             "    include %s;\n}\n" % (self.nginx_port, conf / "petty-locations.conf")
-        site = site.replace("rate=10r/s", "rate=200r/s")
+        site = site.replace("zone=petty_api:10m rate=50r/s", "zone=petty_api:10m rate=200r/s")
         (conf / "site.conf").write_text(site)
         user = "user root;\n" if os.getuid() == 0 else ""
         (conf / "nginx.conf").write_text(f"""{user}worker_processes {workers};

@@ -6,6 +6,7 @@
 //   PettyBench station-access [--stations 8000] [--runs 15] [--seed 42]
 //   PettyBench along-search --urls FILE [--runs 15]
 //   PettyBench respond --urls FILE --data-dir DIR [--runs 9]
+//   PettyBench worst --data-dir DIR [--runs 15] [--only ENDPOINT]
 //
 // Build with `swift build -c release --product PettyBench`; timings from a debug build mean nothing.
 import Foundation
@@ -29,6 +30,8 @@ do {
         try AlongSearch.run(Options(arguments.dropFirst()))
     case "respond":
         try Respond.run(Options(arguments.dropFirst()))
+    case "worst":
+        try WorstCase.run(Options(arguments.dropFirst()))
     default:
         FileHandle.standardError.write(Data("""
             usage: PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
@@ -37,6 +40,7 @@ do {
                    PettyBench station-access [--stations 8000] [--runs 15] [--seed 42]
                    PettyBench along-search --urls FILE [--runs 15]
                    PettyBench respond --urls FILE --data-dir DIR [--runs 9]
+                   PettyBench worst --data-dir DIR [--runs 15] [--only ENDPOINT]
 
             """.utf8))
         exit(2)

@@ -32,7 +32,9 @@ struct AlongController: RouteCollection {
         let wall = context.clock()
         if params.openNow { query.access = .openNow(in: view, wall: wall) }
         let page: AlongPage
-        do { page = try view.index.along(query) } catch { throw Abort(.badRequest, reason: "\(error)") }
+        do { page = try view.index.along(query) } catch .routeTooComplex {
+            throw Abort(.unprocessableContent, reason: "\(AlongQueryError.routeTooComplex)")
+        } catch { throw Abort(.badRequest, reason: "\(error)") }
         let slots = SlotPage(
             total: page.total, limit: page.limit, offset: page.offset,
             hits: page.hits.map { SlotPage.Hit(slot: $0.slot, distanceKm: nil) })

@@ -37,7 +37,7 @@ struct ChangesParameters: EndpointParameters {
         limit = try params.int(.limit, in: 1...Self.maxLimit, default: Self.defaultLimit)
         cursor = try params.string(.cursor).map { token in
             guard let cursor = ChangeCursor(token: token) else {
-                throw params.bad("cursor is not one this server issued; start again from a list's meta.sync_token (cursor=<sync_token>)")
+                throw params.bad("cursor= is not one this server issued; send the cursor= a page's meta gave back unchanged, or drop it and start again from since= or a full /v1/stations sync")
             }
             return cursor
         }

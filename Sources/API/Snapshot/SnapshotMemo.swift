@@ -118,7 +118,9 @@ package final class SnapshotMemo: Sendable {
         render: () throws -> Response
     ) rethrows -> Response {
         let key = Key(kind: "response" + variant, detail: request.head.target)
-        return try value(key, in: view, wall: wall, freshness: { _ in freshness }, bytes: { $0.body.count * 3 / 2 + 512 }) {
+        // The key keeps the target: a URL of kilobytes costs its length, whatever its body's.
+        let targetBytes = request.head.target.utf8.count
+        return try value(key, in: view, wall: wall, freshness: { _ in freshness }, bytes: { $0.body.count * 3 / 2 + 512 + targetBytes }) {
             var response = try render()
             if response.compressible == nil {
                 response.compressible = CompressibleBody(response.body, etag: response.headers.first(name: "ETag"))

@@ -48,6 +48,8 @@ public enum AlongQueryError: Error, Hashable, Sendable, CustomStringConvertible 
     case priceSortNeedsFuel
     case invalidLimit
     case invalidOffset
+    /// The corridor search ran past its work budget (`CorridorWork.perRequest`).
+    case routeTooComplex
 
     public var description: String {
         switch self {
@@ -55,6 +57,10 @@ public enum AlongQueryError: Error, Hashable, Sendable, CustomStringConvertible 
         case .priceSortNeedsFuel: "sort=price needs fuel, e.g. fuel=U91"
         case .invalidLimit: "limit must be within 1...\(StationQuery.maximumLimit)"
         case .invalidOffset: "offset must not be negative"
+        case .routeTooComplex:
+            "polyline is too complex to search: it doubles back over the same ground too often for its detour_km. "
+                + "Simplify it: fewer points (Douglas-Peucker with a 10-50 m tolerance keeps a driven route's shape), "
+                + "shorter legs only where the road turns, no repeated passes, or a smaller detour_km"
         }
     }
 }

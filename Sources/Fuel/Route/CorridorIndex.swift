@@ -111,25 +111,40 @@ public final class CorridorIndex: Sendable {
         }
     }
 
+    /// What a search of one box cost: strips searched, and members read in their latitude range (each one the
+    /// body was called for, and those outside the box's longitudes).
+    public struct Scan: Hashable, Sendable {
+        public var strips = 0
+        public var members = 0
+    }
+
     /// Calls `body` with each station inside `box` (edges included, as `BoundingBox.contains`), in no particular
     /// order: its slot, location and `cosLatitude`.
     @inline(__always)
-    public func forEach(in box: BoundingBox, _ body: (_ slot: Int, _ location: Coordinate, _ cosLatitude: Double) -> Void) {
+    @discardableResult
+    public func forEach(in box: BoundingBox, _ body: (_ slot: Int, _ location: Coordinate, _ cosLatitude: Double) -> Void) -> Scan {
         var hints = StripHints()
-        forEach(in: box, hints: &hints, body)
+        return forEach(in: box, hints: &hints, body)
     }
 
     /// The same, starting each strip's search where `hints` say the last box's ended (and noting where this one's
     /// does): for a sequence of neighbouring boxes.
     @inline(__always)
+    @discardableResult
     public func forEach(
         in box: BoundingBox, hints: inout StripHints, _ body: (_ slot: Int, _ location: Coordinate, _ cosLatitude: Double) -> Void
-    ) {
-        guard !members.isEmpty else { return }
+    ) -> Scan {
+        var scan = Scan()
+        // A box east or west of every station searches no strip (clamped, it would search the edge one).
+        guard !members.isEmpty, box.maxLng >= originLongitude,
+            box.minLng <= originLongitude + Double(stripCount) * Self.stripDegrees
+        else { return scan }
         for strip in Self.strip(box.minLng, originLongitude, stripCount)...Self.strip(box.maxLng, originLongitude, stripCount) {
             let end = Int(stripStart[strip + 1])
             var low = firstMember(atOrNorthOf: box.minLat, from: Int(stripStart[strip]), to: end, near: hints.position(of: strip))
             hints.remember(low, of: strip)
+            scan.strips += 1
+            let first = low
             while low < end, memberLatitudes[low] <= box.maxLat {
                 let longitude = memberLongitudes[low]
                 if longitude >= box.minLng && longitude <= box.maxLng {
@@ -137,7 +152,9 @@ public final class CorridorIndex: Sendable {
                 }
                 low += 1
             }
+            scan.members += low - first
         }
+        return scan
     }
 
     /// The first of `members[start..<end]` (one strip, southernmost first) at or north of `latitude`, or `end`.

@@ -4,14 +4,16 @@ extension FuelIndex {
     /// route lies in the box of the leg nearest it, so that leg is measured; its offset and along distance are the
     /// nearest leg's (the earlier one on a tie, so a route passing twice reports the first pass).
     public func corridor(_ route: RoutePath, detourKm: Double) -> [AlongHit] {
-        var hits = corridorHits(route, detourKm: detourKm, in: corridors) { _ in true }
+        var hits = corridorHits(route, detourKm: detourKm, in: corridors, budget: .unlimited) { _ in true } ?? []
         hits.sort { $0.slot < $1.slot }
         return hits
     }
 
     /// `corridor` of the stations of `candidates` that `admits` lets through (asked once per station, before it is
-    /// measured), in no particular order.
-    func corridorHits(_ route: RoutePath, detourKm: Double, in candidates: CorridorIndex, admits: (Int) -> Bool) -> [AlongHit] {
+    /// measured), in no particular order; nil once the search has spent more than `budget`.
+    func corridorHits(
+        _ route: RoutePath, detourKm: Double, in candidates: CorridorIndex, budget: CorridorWork, admits: (Int) -> Bool
+    ) -> [AlongHit]? {
         let runs = CorridorRuns(route: route, detourKm: detourKm)
         // Per slot: its position in `hits`, or one of these.
         let unseen: Int32 = -1, refused: Int32 = -2, admitted: Int32 = -3
@@ -19,12 +21,14 @@ extension FuelIndex {
         var hits: [AlongHit] = []
         hits.reserveCapacity(64)
         var hints = CorridorIndex.StripHints()
+        var spent = CorridorWork()
         // The arrays read per candidate and leg are read in place: through the structs each access was a bounds
         // check and often a retain.
-        position.withUnsafeMutableBufferPointer { position in
+        let finished = position.withUnsafeMutableBufferPointer { position in
         route.withLegMeasure { measure in
             for run in runs.runs {
-                candidates.forEach(in: run.box, hints: &hints) { slot, location, cosLatitude in
+                let shift = run.longitudeShift
+                let scan = candidates.forEach(in: run.box, hints: &hints) { slot, location, cosLatitude in
                     var known = position[slot]
                     if known == refused { return }
                     if known == unseen {
@@ -34,8 +38,9 @@ extension FuelIndex {
                     }
                     // Nearer than the nearest leg of an earlier run, or within `detourKm` (its edge included).
                     let limit = known >= 0 ? hits[Int(known)].detourKm : detourKm.nextUp
+                    let framed = Coordinate(latitude: location.latitude, longitude: location.longitude + shift)
                     guard let (nearest, nearestAlong) = measure.nearest(
-                        to: location, xScale: RoutePath.kmPerDegree * cosLatitude, among: run.legs, nearerThan: limit)
+                        to: framed, xScale: RoutePath.kmPerDegree * cosLatitude, among: run.legs, nearerThan: limit)
                     else { return }
                     if known < 0 {
                         position[slot] = Int32(hits.count)
@@ -45,10 +50,13 @@ extension FuelIndex {
                         hits[Int(known)].detourKm = nearest
                     }
                 }
+                spent.add(scan, legs: run.legs.count)
+                if spent.exceeds(budget) { return false }
             }
+            return true
         }
         }
-        return hits
+        return finished ? hits : nil
     }
 
     /// `corridor` filtered, ordered and paged as `query` asks.
@@ -64,10 +72,11 @@ extension FuelIndex {
                 priceTable[fuelBase + slot] >= 0 && (!countedOnly || standingTable[fuelBase + slot] == 0)
             }
         }
-        let hits = corridorHits(query.route, detourKm: query.detourKm, in: candidates) { slot in
+        let found = corridorHits(query.route, detourKm: query.detourKm, in: candidates, budget: .perRequest) { slot in
             guard let access = query.access else { return true }
             return entries.withUnsafeBufferPointer { access.admits($0.baseAddress! + slot) }
         }
+        guard let hits = found else { throw .routeTooComplex }
         var matches = hits.map { hit in (hit: hit, price: fuelBase.map { Int(priceTable[$0 + hit.slot]) } ?? 0) }
         let needed = min(matches.count, query.offset + query.limit)
         switch query.sort {

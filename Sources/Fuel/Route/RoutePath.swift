@@ -15,6 +15,10 @@ public struct RoutePath: Hashable, Sendable {
     }
 
     public let points: [Coordinate]
+    /// `points` with longitudes moved by whole turns so that no leg spans more than 180°: each leg takes the short
+    /// way round, across the antimeridian where that is shorter, as its great-circle length does. Legs are
+    /// measured in this frame; a leg from 179.99° to -179.99° is 0.02° long here, not 359.98° across Australia.
+    let framePoints: [Coordinate]
     /// `cumulativeKm[i]`: km from the start to `points[i]`.
     public let cumulativeKm: [Double]
     /// Each point's `cosLatitude`, computed once for the leg lengths and kept for the corridor search.
@@ -36,6 +40,7 @@ public struct RoutePath: Hashable, Sendable {
             throw .tooLong(lengthKm: cumulative[cumulative.count - 1], limitKm: maximumLengthKm)
         }
         self.points = points
+        self.framePoints = Self.unwrapped(points)
         self.cumulativeKm = cumulative
         self.cosLatitudes = cosLatitudes
     }
@@ -54,22 +59,37 @@ public struct RoutePath: Hashable, Sendable {
     @inline(__always)
     public func offset(of point: Coordinate, cosLatitude: Double, fromSegment segment: Int) -> (offKm: Double, alongKm: Double) {
         precondition(segment >= 0 && segment < segmentCount, "no leg \(segment) in a route of \(segmentCount)")
-        return withLegMeasure { $0.offset(of: point, xScale: Self.kmPerDegree * cosLatitude, fromSegment: segment) }
+        // The point in the leg's frame: within half a turn of the leg's start.
+        let start = framePoints[segment].longitude
+        let framed = Coordinate(latitude: point.latitude, longitude: point.longitude + 360 * ((start - point.longitude) / 360).rounded())
+        return withLegMeasure { $0.offset(of: framed, xScale: Self.kmPerDegree * cosLatitude, fromSegment: segment) }
+    }
+
+    /// `points` as `framePoints` holds them.
+    private static func unwrapped(_ points: [Coordinate]) -> [Coordinate] {
+        var framed = points
+        for index in framed.indices.dropFirst() {
+            var step = points[index].longitude - points[index - 1].longitude
+            if step > 180 { step -= 360 } else if step < -180 { step += 360 }
+            framed[index].longitude = framed[index - 1].longitude + step
+        }
+        return framed
     }
 
     /// `body` given this route's legs to measure, its arrays read in place for the call.
     @inline(__always)
     func withLegMeasure<Result>(_ body: (LegMeasure) -> Result) -> Result {
-        points.withUnsafeBufferPointer { points in
+        framePoints.withUnsafeBufferPointer { points in
             cumulativeKm.withUnsafeBufferPointer { cumulativeKm in body(LegMeasure(points: points, cumulativeKm: cumulativeKm)) }
         }
     }
 
     /// A box holding every point within `detourKm` (as `offset` measures it) of leg `segment`: the leg's box
     /// widened by `detourKm` north-south, and east-west by what `detourKm` spans at the box's highest |latitude|.
-    /// nil for a box that would reach a pole (no Australian route does).
+    /// nil for a box that would reach a pole (no Australian route does). Its longitudes are the route's frame's
+    /// (`framePoints`), clamped to ±180°: for a leg across the antimeridian, the part on its first point's side.
     public func corridorBox(ofSegment segment: Int, detourKm: Double) -> BoundingBox? {
-        let a = points[segment], b = points[segment + 1]
+        let a = framePoints[segment], b = framePoints[segment + 1]
         let dLat = detourKm / Self.kmPerDegree
         let minLat = min(a.latitude, b.latitude) - dLat, maxLat = max(a.latitude, b.latitude) + dLat
         let widest = max(abs(minLat), abs(maxLat))

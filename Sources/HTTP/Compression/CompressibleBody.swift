@@ -1,31 +1,48 @@
 import Synchronization
 
-/// A body served many times (rendered once per snapshot): its gzip is made the first time a client asks, at a
-/// better level than per-request compression can afford, and kept beside the plain bytes, together with the ETag
-/// each encoding is served with.
+/// A body served many times (rendered once per snapshot): its gzip is kept beside the plain bytes, together with
+/// the ETag each encoding is served with. The first client to ask gets it at the fast per-request level, made for
+/// it and not kept; the second and later get it at a better level, made once and kept. A body asked for once (a
+/// distinct URL, as a client crawling every one of them sends) then costs what a per-request gzip costs, and one
+/// served many times still travels small. Both are the same gzip representation of the same bytes (no client or
+/// cache sees a difference but the size), so they share the `-gz` ETag.
 ///
 /// Attach it with `Response(status:headers:compressible:)`; `CompressionMiddleware` then serves the stored gzip.
 public final class CompressibleBody: Sendable {
     public let plain: [UInt8]
     /// The gzip variant's ETag, derived once from the plain one (nil without an ETag).
     public let gzipETag: String?
-    private let gzipped: Mutex<[UInt8]?>
+    private let gzipped: Mutex<Gzipped>
+
+    private struct Gzipped {
+        var kept: [UInt8]?
+        var asked = 0
+    }
 
     public init(_ plain: [UInt8], etag: String?, gzip: [UInt8]? = nil) {
         self.plain = plain
         gzipETag = etag.map(Self.gzipETag(for:))
-        gzipped = Mutex(gzip)
+        gzipped = Mutex(Gzipped(kept: gzip))
     }
 
-    /// The gzip bytes: compressed on first use (outside the lock; a racing request may compress too), then kept.
+    /// The gzip bytes: at `Gzip.fastLevel` the first time; then at `Gzip.storedLevel`, compressed on the second
+    /// use (outside the lock; a racing request may compress too) and kept.
     public var gzip: [UInt8] {
-        if let stored = gzipped.withLock({ $0 }) { return stored }
+        let (kept, asked) = gzipped.withLock { state in
+            state.asked += 1
+            return (state.kept, state.asked)
+        }
+        if let kept { return kept }
+        guard asked > 1 else { return Gzip.compress(plain, level: Gzip.fastLevel) }
         let compressed = Gzip.compress(plain, level: Gzip.storedLevel)
-        return gzipped.withLock { stored in
-            if stored == nil { stored = compressed }
-            return stored!
+        return gzipped.withLock { state in
+            if state.kept == nil { state.kept = compressed }
+            return state.kept!
         }
     }
+
+    /// Whether the better gzip is made and kept (for tests).
+    var keepsGzip: Bool { gzipped.withLock { $0.kept != nil } }
 
     /// `"abc"` -> `"abc-gz"`, `W/"abc"` -> `W/"abc-gz"`: each encoding is its own representation (RFC 9110 §8.8.3),
     /// so a cache never matches one encoding's validator against the other's bytes.

@@ -27,6 +27,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let payloadTooLarge = HTTPStatus(code: 413)
     public static let uriTooLong = HTTPStatus(code: 414)
     public static let expectationFailed = HTTPStatus(code: 417)
+    public static let unprocessableContent = HTTPStatus(code: 422)
+    public static let tooManyRequests = HTTPStatus(code: 429)
     public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     public static let internalServerError = HTTPStatus(code: 500)
     public static let notImplemented = HTTPStatus(code: 501)

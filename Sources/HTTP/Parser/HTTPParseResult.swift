@@ -4,8 +4,12 @@ public struct HTTPParserLimits: Sendable {
     public var maxRequestLineBytes: Int = 8 * 1024
     /// Longest header section (all field lines); over it: 431.
     public var maxHeaderBytes: Int = 32 * 1024
-    /// Most header fields; over it: 431.
-    public var maxHeaderCount: Int = 100
+    /// Most header fields; over it: 431. A client's 100, plus the `proxyAddedFields` a reverse proxy in front adds:
+    /// a client then has the same room through the proxy as directly (only the proxy's own fields are more).
+    public var maxHeaderCount: Int = 100 + HTTPParserLimits.proxyAddedFields
+    /// What the shipped nginx adds to every request it proxies: X-Real-IP, X-Forwarded-For and X-Forwarded-Proto
+    /// (`deploy/nginx/petty-locations.conf`; it sets Host and Connection in place of the client's).
+    public static let proxyAddedFields = 3
     /// Largest body, whether by Content-Length or the sum of chunks; over it: 413.
     public var maxBodyBytes: Int = 1024 * 1024
 

@@ -46,6 +46,14 @@ public final class DefaultResponder: Responder {
         }
     }
 
+    /// A method no route implements, or a path no route takes with it: the miss path answers (404, 405, 501, an
+    /// OPTIONS 204 or a static file) from the head alone.
+    public func answersWithoutBody(_ head: HTTPRequestHead) -> Bool {
+        guard head.method.isImplemented else { return true }
+        if case .found = router.match(method: head.method, segments: head.pathSegments) { return false }
+        return true
+    }
+
     /// The terminal responder for requests no route answers, from the reason `respond(to:)` recorded.
     static func respondToMiss(_ request: Request) throws -> Response {
         switch request.miss {

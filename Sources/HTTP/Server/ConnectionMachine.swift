@@ -6,6 +6,9 @@ protocol ConnectionHost {
     var isDraining: Bool { get }
     var serverName: [UInt8] { get }
     mutating func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response
+    /// Whether the answer to `head` is known without its body (no route takes its method and path): such a request
+    /// sent with `Expect: 100-continue` is answered at once, never invited to send the body.
+    func answersWithoutBody(_ head: HTTPRequestHead) -> Bool
     mutating func date() -> [UInt8]
     /// The connection answered a request itself, before any route (parser error, timeout, expectation): for the
     /// log and the metrics.
@@ -155,7 +158,14 @@ struct ConnectionMachine {
                 if let head, !headerComplete {
                     headerComplete = true
                     bodyStartedAt = now
-                    if let failure = checkExpectation(head) {
+                    switch expectation(of: head, host: host) {
+                    case .none: break
+                    case .invite:
+                        sentContinue = true
+                        outbound.appendInline { $0.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8) }
+                    case .answerWithoutBody:
+                        respond(to: head, body: [], host: &host, closing: true)
+                    case .refuse(let failure):
                         queueError(failure, version: head.version, host: &host)
                     }
                 }
@@ -167,25 +177,36 @@ struct ConnectionMachine {
         }
     }
 
-    /// `Expect: 100-continue` gets an interim 100 once the head is in; any other expectation is 417.
-    private mutating func checkExpectation(_ head: HTTPRequestHead) -> Abort? {
-        guard let expect = head.headers.first(name: "Expect") else { return nil }
-        guard expect.lowercasedASCII() == "100-continue" else {
-            return Abort(.expectationFailed, reason: "Only 'Expect: 100-continue' is supported")
-        }
-        if head.version == .http1_1 && !sentContinue {
-            sentContinue = true
-            outbound.appendInline { $0.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8) }
-        }
-        return nil
+    private enum Expectation {
+        case none
+        /// Send the interim 100: the client waits for it before its body.
+        case invite
+        /// The answer does not depend on the body: send it now, instead of a 100, and close after it (the body,
+        /// should the client send it anyway, is discarded while the connection lingers).
+        case answerWithoutBody
+        case refuse(Abort)
     }
 
-    private mutating func respond<Host: ConnectionHost>(to head: consuming HTTPRequestHead, body: [UInt8], host: inout Host) {
+    /// `Expect: 100-continue` gets an interim 100 once the head is in, unless the request is refused whatever its
+    /// body (RFC 9110 §10.1.1: a server may answer with the final status instead); any other expectation is 417.
+    private func expectation<Host: ConnectionHost>(of head: HTTPRequestHead, host: Host) -> Expectation {
+        guard let expect = head.headers.first(name: "Expect") else { return .none }
+        guard expect.lowercasedASCII() == "100-continue" else {
+            return .refuse(Abort(.expectationFailed, reason: "Only 'Expect: 100-continue' is supported"))
+        }
+        if host.answersWithoutBody(head) { return .answerWithoutBody }
+        return head.version == .http1_1 && !sentContinue ? .invite : .none
+    }
+
+    /// `closing`: the connection ends after this answer whatever the request asked.
+    private mutating func respond<Host: ConnectionHost>(
+        to head: consuming HTTPRequestHead, body: [UInt8], host: inout Host, closing: Bool = false
+    ) {
         requestsServed &+= 1
         // What the answer's framing needs of the head, read before the head is handed to the application.
         let wantsKeepAlive = head.wantsKeepAlive, version = head.version, includeBody = head.method != .HEAD
         let response = host.respond(to: head, body: body)
-        let keepAlive = wantsKeepAlive && !host.isDraining && !response.forcesClose
+        let keepAlive = wantsKeepAlive && !closing && !host.isDraining && !response.forcesClose
         ResponseSerializer.write(
             response, version: version, includeBody: includeBody, keepAlive: keepAlive,
             date: host.date(), serverName: host.serverName, into: &outbound

@@ -254,6 +254,8 @@ final class EventLoop: @unchecked Sendable {
             loop.respond(to: head, body: body, peer: peer)
         }
 
+        func answersWithoutBody(_ head: HTTPRequestHead) -> Bool { loop.responder.answersWithoutBody(head) }
+
         func date() -> [UInt8] { loop.dateCache.current() }
 
         func refused(_ status: HTTPStatus, reason: String) {
