@@ -127,14 +127,14 @@ struct SummaryController: RouteCollection {
     /// (`null` distance without `near`; `null` access facts where the provider says nothing). `fragment` is the
     /// station's list JSON (`StationEncoding.fragment`), whose id and name are these unless the name is shortened
     /// (nil: written from `entry`).
-    /// Read through a pointer: a record passed by value was copied whole (each of its strings retained) per station.
+    /// Read through a pointer: a record passed by value is copied whole (each of its strings retained) per station.
     static func write(
         _ entry: UnsafePointer<StationEntry>, fragment: ArraySlice<UInt8>?, distanceKm: Double?, fuel: FuelType, openNow: Bool?,
         into json: inout JSONWriter
     ) {
         writeIDAndName(entry, fragment: fragment, into: &json)
         json.raw(",\"price\":")
-        // Not `price(of:)`: a method called on `pointee` copied the record.
+        // Not `price(of:)`: a method called on `pointee` copies the record.
         if let price = entry.pointee.prices.first(where: { $0.fuel == fuel }) { json.price(price.price) } else { json.null() }
         json.raw(",\"distance_km\":")
         if let distance = distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }

@@ -2,7 +2,7 @@
 // @unchecked: `nodes` is written only in init and freed in deinit; between them every loop only reads it.
 public final class Router: @unchecked Sendable {
     /// What a method and path lead to. A found route is left where the router keeps it (valid as long as the
-    /// router): copying it was a count on its responder, which every event loop shares, per request.
+    /// router): copying it is a count on its responder, which every event loop shares, per request.
     enum Match {
         case found(UnsafePointer<Route>, Parameters)
         /// The path exists, but not for this method; `allowed` is for the `Allow` header.
@@ -88,7 +88,7 @@ public final class Router: @unchecked Sendable {
 extension Router {
     /// One trie node: constant children by exact segment, then one parameter child, `*`, and `**`, each a position
     /// in the router's nodes. Its children and routes are short lists in storage the router frees: searched in
-    /// place, where a dictionary lookup hashed the segment and retained the shared table.
+    /// place, where a dictionary lookup hashes the segment and retains the shared table.
     struct Node {
         let constants: UnsafeMutableBufferPointer<(segment: String, node: Int)>
         let parameter: (name: String, node: Int)?
