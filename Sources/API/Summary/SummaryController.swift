@@ -134,7 +134,7 @@ struct SummaryController: RouteCollection {
     ) {
         writeIDAndName(entry, fragment: fragment, into: &json)
         json.raw(",\"price\":")
-        // Not `price(of:)`: a method called on `pointee` copies the record.
+        // Not `price(of:)`: a method called on `pointee` copied the record.
         if let price = entry.pointee.prices.first(where: { $0.fuel == fuel }) { json.price(price.price) } else { json.null() }
         json.raw(",\"distance_km\":")
         if let distance = distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }

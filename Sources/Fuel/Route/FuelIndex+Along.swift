@@ -19,7 +19,7 @@ extension FuelIndex {
         var hits: [AlongHit] = []
         hits.reserveCapacity(64)
         var hints = CorridorIndex.StripHints()
-        // The arrays read per candidate and leg are read in place: through the structs each access is a bounds
+        // The arrays read per candidate and leg are read in place: through the structs each access was a bounds
         // check and often a retain.
         position.withUnsafeMutableBufferPointer { position in
         route.withLegMeasure { measure in
