@@ -237,7 +237,7 @@ def adapter_seeds():
 
 
 # ------------------------------------------------------------------------------------------ regressions
-# Small hand-made equivalents of what the fuzzers found (the tests in Tests/*/FuzzRegression*.swift pin the same).
+# Small hand-made equivalents of what the fuzzers found (the tests in Tests/ProvidersTests/AdapterHostileInputTests.swift pin the same).
 NSW_HUGE = {"stations": [{"brand": "United", "code": "972", "name": "United Umina", "address": "307 Ocean Beach Road, UMINA BEACH NSW 2257",
                           "location": {"latitude": -33.5, "longitude": 151.3}}],
             "prices": [{"stationcode": "972", "fueltype": "U91", "price": 1e300, "lastupdated": "15/01/2026 02:30:53"},

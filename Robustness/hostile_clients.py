@@ -658,7 +658,7 @@ class Suite:
         self.common_checks("limits", stats)
         self.rows[-1]["closed_summary"] = f"{sum(1 for r in results if r[2] == r[1])}/{len(cases)} as expected"
 
-    # chunk framing: 1-byte chunks with 1,000 leading zeros (the bug fixed with RegressionChunkFramingTests)
+    # chunk framing: 1-byte chunks with 1,000 leading zeros (what ChunkFramingBudgetTests pins)
     def chunk_framing(self):
         server = self.scenario("chunk-framing (padded chunk sizes)")
         with Measurement(server) as m:

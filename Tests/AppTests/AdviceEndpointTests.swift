@@ -168,8 +168,8 @@ import Testing
         #expect((act["advice"] as? [String: Any])?["city"] as? String == "sydney")
     }
 
-    /// Issue 26 item 5: the widget's three follow `/v1/prices/cheapest`'s access rule (the members-only LMCT+ Preston
-    /// stations 3375 and 5099, closed at the recording's hour, were offered), and say whether each is open.
+    /// The widget's three follow `/v1/prices/cheapest`'s access rule (never the members-only LMCT+ Preston stations
+    /// 3375 and 5099, closed at the recording's hour), and say whether each is open.
     @Test func summaryStationsFollowTheCheapestAccessRuleAndCarryOpenNow() throws {
         let near = "near=-37.8136,144.9631"
         let summary = try require(try data("/v1/summary?state=VIC&fuel=U91&\(near)")["cheapest"] as? [[String: Any]])

@@ -5,7 +5,7 @@ import Testing
 @testable import API
 @testable import App
 
-/// Issue 15, "requests mean what they say": favourites, offsets, repeated parameters, lists.
+/// Requests mean what they say: favourites, offsets, repeated parameters, lists.
 @Suite struct RequestParameterTests {
     let app: Application
 

@@ -5,9 +5,8 @@ import Testing
 @testable import API
 @testable import App
 
-/// Issue 25 §4: in the default deployment the VIC trend ended 2026-08-20 while `/v1/averages` described 2026-08-21, so
-/// `/v1/summary` paired an average of 1,633 stations with a 7-day change ending on another day. `/v1/averages` and
-/// `/v1/trends` now name their day, and the summary's change is only ever for the day its average describes.
+/// In the default deployment (VIC's data a day behind its capture) `/v1/averages` and `/v1/trends` name the day they
+/// describe, and `/v1/summary`'s 7-day change ends on the day its average describes, never on the day before.
 @Suite struct SameDayNumbersTests {
     static func data(_ app: Application, _ path: String) throws -> [String: Any] {
         let response = try app.test(.GET, path)

@@ -14,7 +14,7 @@ import HTTP
     var snapshot: Snapshot { Self.index.snapshot }
 
     /// ACT is served by NSW FuelCheck, whose full feed lists every current price: a price it lists counts however
-    /// old (issue 25 §4; 30 stations with prices set within 30 days, 57 listed).
+    /// old (30 stations with prices set within 30 days, 57 listed).
     @Test func actU91CountsEveryPriceTheFullFeedLists() throws {
         let act = try #require(index.averages[.ACT, .U91])
         #expect(act.stationCount == 57)
@@ -58,7 +58,7 @@ import HTTP
         #expect(json.contains("\"price\":350.0,\"vs_average\":null,\"vs_average_of\":null,\"updated_at\":") && json.contains("\"implausible\":true"))
     }
 
-    /// Issue 25 §3 on the recorded VIC payload: each odd station's fuels are judged by one rule.
+    /// On the recorded VIC payload, each odd station's fuels are judged by one rule.
     @Test func oneRuleJudgesEveryFuelOfTheOddVICStations() throws {
         func flags(_ name: String) throws -> [FuelType: Bool] {
             let slot = try #require(snapshot.entries.indices.first { snapshot.entries[$0].station.state == .VIC && snapshot.entries[$0].station.name == name }, "\(name)")
@@ -77,8 +77,8 @@ import HTTP
         #expect(try #require(index.averages[.VIC, .LPG]).max == PriceTenths(tenths: 1_559))
     }
 
-    /// Issue 25 §4: NSW's full feed lists every current price, so a price it still lists is current however old its
-    /// `lastupdated` (159 of 211 LPG prices were dropped from the averages for being over 30 days old).
+    /// NSW's full feed lists every current price, so a price it still lists is current however old its
+    /// `lastupdated` (159 of the sample's 211 LPG prices are over 30 days old).
     @Test func aPriceNSWsFullFeedStillListsCountsHoweverOld() throws {
         let old = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11
         let listed = try #require(snapshot.entries.indices.first { slot in

@@ -5,7 +5,7 @@ import Testing
 @testable import API
 @testable import App
 
-/// Issue 26 item 11: `q=` over names, brands and suburbs (case- and accent-insensitive word prefixes) and
+/// `q=` over names, brands and suburbs (case- and accent-insensitive word prefixes) and
 /// `postcode=`, checked against a scan of the sample stations.
 @Suite struct StationSearchTests {
     let app: Application

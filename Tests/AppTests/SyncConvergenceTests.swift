@@ -62,7 +62,7 @@ import TestSupport
         }
     }
 
-    /// Issue 26 item 1: a full fetch paged with `after=meta.next_after` while the data changes between every pair of
+    /// A full fetch paged with `after=meta.next_after` while the data changes between every pair of
     /// pages (removals included), then a sync from the first page's `sync_token`, holds what a fresh full fetch shows.
     @Test(arguments: [11, 12, 13])
     func aKeysetFullFetchWithChangesBetweenEveryPairOfPagesConverges(seed: UInt64) throws {
@@ -113,7 +113,7 @@ import TestSupport
         }
     }
 
-    /// Issue 26 item 7: a cursor nobody could have been given (the year 2137, +inf) is a 400 pointing to `sync_token`,
+    /// A cursor nobody could have been given (the year 2137, +inf) is a 400 pointing to `sync_token`,
     /// not an empty page that hands itself back forever.
     @Test func aCursorFromTheFutureIs400TellingToStartFromSyncToken() throws {
         var world = try SyncWorld(seed: 15)

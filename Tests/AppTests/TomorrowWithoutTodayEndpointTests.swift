@@ -8,7 +8,7 @@ import Testing
 @testable import API
 @testable import App
 
-/// Issue 25 §4: Walkaway General Store (WA 3369, FuelWatch site 992) is closed on the recorded 22 Apr 2026 and
+/// Walkaway General Store (WA 3369, FuelWatch site 992) is closed on the recorded 22 Apr 2026 and
 /// publishes the 23rd's prices, U91 218.0 and diesel 316.0. It is on `/v1/tomorrow` with `today: null`, keeps those
 /// prices across a restart, and its share page shows them.
 @Suite(.serialized) struct TomorrowWithoutTodayEndpointTests {

@@ -4,7 +4,7 @@ import Testing
 @testable import API
 @testable import App
 
-/// Issue 26 item 4: a parameter a `/v1` endpoint does not take is a 400 that names it, suggests what was meant
+/// A parameter a `/v1` endpoint does not take is a 400 that names it, suggests what was meant
 /// and lists what the endpoint takes; share pages keep ignoring the tracking parameters links arrive with.
 @Suite struct UnknownParameterTests {
     let app: Application

@@ -4,7 +4,7 @@ import Testing
 @testable import App
 @testable import Providers
 
-/// Live WA (issue 26 item 6): the RSS carries no access facts, so the poller fetches `/api/sites?fuelType=ULP`
+/// Live WA: the RSS carries no access facts, so the poller fetches `/api/sites?fuelType=ULP`
 /// from the fake FuelWatch once a day and joins its facts onto the RSS stations; `open_now=true` over live WA is
 /// then non-empty. Real sockets, the real poller, an injected clock.
 @Suite(.serialized, .timeLimit(.minutes(2)), .longScenario)

@@ -6,7 +6,8 @@ import Testing
 @testable import App
 @testable import Providers
 
-/// Issue 25 §1 in the default deployment (WA live, NSW/VIC on samples): the sample is loaded, then a live FuelWatch
+/// WA sites keep tomorrow's prices across the switch from sample to live, in the default deployment (WA live,
+/// NSW/VIC on samples): the sample is loaded, then a live FuelWatch
 /// feed of 40 sites, 7 of them sample sites whose ids are kept (3290, 3292, 3295, 3297, 3299, 3302, 3308), publishes
 /// tomorrow's prices; the server restarts from its data directory; 06:00 promotes them. Every site, kept id or
 /// new, has tomorrow's price, is on the board, is promoted and counts in the average.

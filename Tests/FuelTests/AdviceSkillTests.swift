@@ -3,7 +3,7 @@ import Testing
 
 @testable import Fuel
 
-/// Issue 25 §2: the cycle rule is scored against the three naive baselines on held-out days, the same way on the
+/// The cycle rule is scored against the three naive baselines on held-out days, the same way on the
 /// same days, and served only where it beats the best of them.
 @Suite struct AdviceSkillTests {
     /// A market that only rises: 0.5 c a day with a ±0.2 c wobble, 60 days.

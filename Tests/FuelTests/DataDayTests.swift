@@ -3,7 +3,7 @@ import Testing
 
 @testable import Fuel
 
-/// Issue 25 §4: the averages, the trend's last point and the summary's 7-day change describe one day, the day the
+/// The averages, the trend's last point and the summary's 7-day change describe one day, the day the
 /// state's data describes, on both sides of local midnight (Australia/Melbourne for VIC, whose data is a day behind
 /// its capture; Sydney for NSW, whose data is of the day it is captured).
 @Suite struct DataDayTests {

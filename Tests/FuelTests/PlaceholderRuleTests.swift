@@ -3,7 +3,7 @@ import Testing
 
 @testable import Fuel
 
-/// Issue 25 §3: one placeholder rule per state and fuel, applied the same way to every fuel of every station. A VIC
+/// One placeholder rule per state and fuel, applied the same way to every fuel of every station. A VIC
 /// market with the sample's medians (U91 199.9, E10 195.9, P95 216.9, P98 225.9, DL 249.9, PDL 253.9, LPG 97.7)
 /// and the sample's odd stations with their recorded prices.
 @Suite struct PlaceholderRuleTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Fuel
 
-/// Issue 25 §1: a WA site that kept its sample id across the switch to live RSS (its live key an alias of the sample
+/// A WA site that kept its sample id across the switch to live RSS (its live key an alias of the sample
 /// key) gets tomorrow's price and the 06:00 promotion like every other site. The tomorrow feed names stations only
 /// by their live keys (no station records), so it must resolve them through the same aliases as today's feed.
 @Suite struct TomorrowIdentityTests {

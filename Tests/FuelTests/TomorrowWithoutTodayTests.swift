@@ -3,7 +3,7 @@ import Testing
 
 @testable import Fuel
 
-/// Issue 25 §4: Walkaway General Store (FuelWatch site 992) is closed today and publishes tomorrow's prices, U91
+/// Walkaway General Store (FuelWatch site 992) is closed today and publishes tomorrow's prices, U91
 /// 218.0 and diesel 316.0 (the recorded 22 Apr 2026 sites feed). With no price today it must still be on the
 /// board (`today` nil, `noPriceToday`) from 14:30, and at 06:00 its tomorrow prices become that day's.
 @Suite struct TomorrowWithoutTodayTests {

@@ -7,7 +7,7 @@ import Synchronization
 /// boundary that changes an answer: a new day, or in Perth 06:00 and the 14:30 publication), with each advice
 /// object rendered as JSON so `/v1/advice` and `/v1/summary` only concatenate bytes.
 /// A class: every advice and summary request takes the board out of the memo, and a struct of a dozen shared
-/// tables was a dozen reference counts bumped per request, on cache lines both event loops write.
+/// tables would be a dozen reference counts bumped per request, on cache lines both event loops write.
 final class AdviceBoard: Sendable {
     let version: UInt64
     let advice: [MetroFuel: CycleAdvice]

@@ -4,7 +4,7 @@ import HTTP
 
 /// An along request's raw query read without unescaping its route: the one `polyline=` pair decoded straight
 /// from its `%XX`-escaped bytes (`Polyline.decode(percentEncoded:)`), the other parameters parsed as usual. The
-/// route is kilobytes; unescaping it into a string, then trimming a copy of that, cost more than decoding it.
+/// route is kilobytes; unescaping it into a string, then trimming a copy of that, costs more than decoding it.
 ///
 /// nil when the query is anything but plain: no `polyline=` pair, more than one (also an escaped name such as
 /// `poly%6Cine=`), text that is not cleanly encoded. `QueryReader` then reads the whole query as it reads every

@@ -6,7 +6,7 @@ import Fuel
 /// List metas also carry `"sync_token"`: the change feed's end (`ChangeFeed.end`), so a client that did a full fetch
 /// syncs from there with `/v1/prices/changes?cursor=`.
 /// Built once per snapshot (per state and overall); responses copy `fields`. A class: every list response takes
-/// its snapshot's meta, and as a struct of three strings and two arrays that was five reference counts bumped per
+/// its snapshot's meta, and a struct of three strings and two arrays would be five reference counts bumped per
 /// request on storage every event loop shares, where one object is one.
 final class DataMeta: Sendable {
     struct StateFreshness: Sendable, Hashable {

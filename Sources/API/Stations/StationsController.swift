@@ -83,7 +83,7 @@ enum StationListBody {
                 if index > 0 { json.raw(",") }
                 json.raw(fragments[slot])
                 // Most stations publish no hours: their records stay unread. The rest are read in place (the subscript
-                // copied the whole record, its strings retained, to judge it).
+                // copies the whole record, its strings retained, to judge it).
                 let open = tellsOpening[slot] ? entries.withUnsafeBufferPointer { openNow($0.baseAddress! + slot) } : nil
                 StationEncoding.writeOpenNow(open, into: &json)
                 hash.mix(UInt64(StationEncoding.openNowByte(open)))

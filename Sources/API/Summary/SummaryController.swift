@@ -127,7 +127,7 @@ struct SummaryController: RouteCollection {
     /// (`null` distance without `near`; `null` access facts where the provider says nothing). `fragment` is the
     /// station's list JSON (`StationEncoding.fragment`), whose id and name are these unless the name is shortened
     /// (nil: written from `entry`).
-    /// Read through a pointer: a record passed by value was copied whole (each of its strings retained) per station.
+    /// Read through a pointer: a record passed by value is copied whole (each of its strings retained) per station.
     static func write(
         _ entry: UnsafePointer<StationEntry>, fragment: ArraySlice<UInt8>?, distanceKm: Double?, fuel: FuelType, openNow: Bool?,
         into json: inout JSONWriter

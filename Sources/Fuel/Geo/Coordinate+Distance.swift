@@ -27,7 +27,7 @@ extension Coordinate {
 
 /// sin and asin as libm computes them, with a short Taylor series below `limit`: every distance a motorist asks
 /// about (a nearby station, a leg of a route) is an angle of a few thousandths of a radian, where libm's general
-/// algorithm was a tenth of a route search's time. Below the limit the first omitted term is under 1e-19 of the
+/// algorithm takes a tenth of a route search's time. Below the limit the first omitted term is under 1e-19 of the
 /// result, so the series is within rounding (one unit in the last place) of libm; above it, libm.
 enum SmallAngle {
     /// 2^-10 rad: half-angles of distances up to about 12 km.

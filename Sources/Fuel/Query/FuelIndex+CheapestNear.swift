@@ -54,7 +54,7 @@ extension FuelIndex {
         let minimumDot = UnitVector.minimumDot(withinKm: radiusKm)
         let cosLatitude = point.cosLatitude
         let rows = pricedRows(fuel)
-        // Read through buffers: an array's element reached through its subscript was copied whole (a station's
+        // Read through buffers: an array's element reached through its subscript is copied whole (a station's
         // strings retained and released) for each row read.
         return entries.withUnsafeBufferPointer { entries in rows.withUnsafeBufferPointer { rows in
             for (read, row) in rows.enumerated() {

@@ -233,7 +233,7 @@ extension FuelIndex {
 /// checked exclusive access to each of them at run time, per candidate.
 private struct CandidateGatherer {
     let index: FuelIndex
-    /// What `add` reads of the query, not the query: a copy of it was a dozen reference counts (its arrays and
+    /// What `add` reads of the query, not the query: a copy of it is a dozen reference counts (its arrays and
     /// strings) bumped and dropped per request.
     let filters: Filters
     let stateOrdinal: UInt8?

@@ -7,7 +7,7 @@ import Synchronization
 /// stations, and a route of 200 legs asks for dozens of boxes, one per run of legs: `CorridorRuns`).
 ///
 /// A class: a route search copies the index (its subset, out of a `BuiltOnce` cell) several times, and a struct of
-/// six shared arrays was six reference counts bumped per copy, on cache lines both event loops write.
+/// six shared arrays would be six reference counts bumped per copy, on cache lines both event loops write.
 public final class CorridorIndex: Sendable {
     private let originLongitude: Double
     private let stripCount: Int
@@ -94,7 +94,7 @@ public final class CorridorIndex: Sendable {
 
     /// Where the last search of each strip ended. A route's runs are neighbours, so the next box's southern edge
     /// in a strip is usually a member or two from the last one's: searching outward from there takes a step or two
-    /// where a binary search of the strip took a dozen, each a likely mispredicted branch.
+    /// where a binary search of the strip takes a dozen, each a likely mispredicted branch.
     public struct StripHints {
         /// Direct-mapped by strip: `(strip << 32) | position`, or -1.
         fileprivate var slots = [Int64](repeating: -1, count: 64)

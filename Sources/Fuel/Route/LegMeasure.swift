@@ -15,7 +15,7 @@ struct LegMeasure {
     /// The leg of `legs` nearest `point` of those nearer than `limit`, as `offset` measures them, the earliest on a
     /// tie: what measuring each in order and keeping only a strictly nearer one finds. Every leg is measured and
     /// the nearest picked without a branch: a cheap bound per leg, then a branch on it, mispredicted at random,
-    /// cost more than measuring them all.
+    /// costs more than measuring them all.
     @inline(__always)
     func nearest(to point: Coordinate, xScale: Double, among legs: Range<Int>, nearerThan limit: Double) -> (offKm: Double, alongKm: Double)? {
         var nearest = limit, nearestLeg = -1, nearestT = 0.0

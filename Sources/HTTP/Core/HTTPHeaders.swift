@@ -117,7 +117,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         // Then exact equality, which for the same literal or small string is a comparison of two words.
         guard a.utf8.count == b.utf8.count else { return false }
         if a == b { return true }
-        // Read in place: copying either string to call `withUTF8` cost a retain and a release per comparison.
+        // Read in place: copying either string to call `withUTF8` costs a retain and a release per comparison.
         return withUTF8(a) { x in withUTF8(b) { y in equalsIgnoringCase(x, y) } }
     }
 

@@ -54,7 +54,6 @@ extension HTTPRequestParser {
         // Field-line bytes may only occupy start..<scanEnd; `limited` says the limit, not the data, ends it.
         let limited = count - start >= limits.maxHeaderBytes
         let scanEnd = limited ? start + limits.maxHeaderBytes : count
-        var tooLarge: HTTPParseError { HTTPParseError(.requestHeaderFieldsTooLarge, "header section too large") }
 
         if !isTrailer, scan.section.fields.isEmpty { scan.section.fields.reserveCapacity(16) }
         var index = scan.index
@@ -65,23 +64,15 @@ extension HTTPRequestParser {
             case .lineStart:
                 guard index < count else { return nil }
                 progress.noteExamined()
-                let first = buffer[index]
-                if first == ASCII.cr {
+                if buffer[index] == ASCII.cr {
                     guard index + 1 < count else { return nil }
                     guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
                     scan.section.end = index + 2
                     return scan.section
                 }
-                // §2.2 lets a recipient take a bare LF as a line end only where that cannot be read two ways;
-                // behind a proxy that does not (`Dummy: x\nContent-Length: 23`) it can, so the head is CRLF only.
-                if first == ASCII.lf { throw HTTPParseError(.badRequest, isTrailer ? "bare LF in trailer section" : "bare LF in header section") }
-                // §5.2: obs-fold (a line starting with whitespace) must be rejected outside message/http.
-                if ASCII.isWhitespace(first) { throw HTTPParseError(.badRequest, "obsolete line folding") }
-                if scan.fieldCount == limits.maxHeaderCount {
-                    throw HTTPParseError(.requestHeaderFieldsTooLarge, "too many header fields")
-                }
+                try checkFieldLineStart(buffer[index], fieldCount: scan.fieldCount, isTrailer: isTrailer)
                 // index < count here, so only the limit can end the scan.
-                if index >= scanEnd { throw tooLarge }
+                if index >= scanEnd { throw Self.tooLarge }
                 nameStart = index
                 scan.position = .name(nameStart: nameStart)
                 fallthrough
@@ -93,17 +84,9 @@ extension HTTPRequestParser {
                     progress.noteExamined()
                     index += 1
                 }
-                guard index < scanEnd else { if limited { throw tooLarge } else { return nil } }
+                guard index < scanEnd else { if limited { throw Self.tooLarge } else { return nil } }
                 nameEnd = index
-                guard buffer[index] == ASCII.colon else {
-                    if ASCII.isWhitespace(buffer[index]) {
-                        throw HTTPParseError(.badRequest, "whitespace between field name and colon")
-                    }
-                    if buffer[index] == ASCII.cr || buffer[index] == ASCII.lf {
-                        throw HTTPParseError(.badRequest, "field line without colon")
-                    }
-                    throw HTTPParseError(.badRequest, "invalid character in field name")
-                }
+                guard buffer[index] == ASCII.colon else { throw Self.notAColon(buffer[index]) }
                 guard nameEnd > nameStart else { throw HTTPParseError(.badRequest, "empty field name") }
                 index += 1
                 valueStart = index
@@ -119,31 +102,73 @@ extension HTTPRequestParser {
                     progress.noteExamined()
                     index += 1
                 }
-                guard index < scanEnd else { if limited { throw tooLarge } else { return nil } }
+                guard index < scanEnd else { if limited { throw Self.tooLarge } else { return nil } }
                 let lineEnd = index
-                switch buffer[index] {
-                case ASCII.cr:
-                    guard index + 1 < scanEnd else { if limited { throw tooLarge } else { return nil } }
-                    guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
-                    index += 2
-                case ASCII.lf:
-                    throw HTTPParseError(.badRequest, isTrailer ? "bare LF in trailer section" : "bare LF in header section")
-                default:
-                    throw HTTPParseError(.badRequest, "invalid character in field value")
-                }
+                guard let next = try Self.pastLineEnd(buffer, at: index, scanEnd: scanEnd, limited: limited, isTrailer: isTrailer)
+                else { return nil }
+                index = next
                 scan.position = .lineStart
                 scan.fieldCount += 1
                 if isTrailer { continue }
-
-                // §5.1: OWS around the value is not part of it.
-                var trimmedStart = valueStart, trimmedEnd = lineEnd
-                while trimmedStart < trimmedEnd, ASCII.isWhitespace(buffer[trimmedStart]) { trimmedStart += 1 }
-                while trimmedEnd > trimmedStart, ASCII.isWhitespace(buffer[trimmedEnd - 1]) { trimmedEnd -= 1 }
-                let name = nameStart..<nameEnd, value = trimmedStart..<trimmedEnd
-                try noteFraming(buffer, name: name, value: value, into: &scan.section.framing)
-                scan.section.fields.append((buffer.string(name), buffer.string(value)))
+                try appendField(buffer, name: nameStart..<nameEnd, value: valueStart..<lineEnd, to: &scan.section)
             }
         }
+    }
+
+    private static var tooLarge: HTTPParseError { HTTPParseError(.requestHeaderFieldsTooLarge, "header section too large") }
+
+    private static func bareLF(isTrailer: Bool) -> HTTPParseError {
+        HTTPParseError(.badRequest, isTrailer ? "bare LF in trailer section" : "bare LF in header section")
+    }
+
+    /// Refuses a field line by its first byte (not CR: that ends the section), or the field past `maxHeaderCount`.
+    @inline(__always)
+    private func checkFieldLineStart(_ first: UInt8, fieldCount: Int, isTrailer: Bool) throws(HTTPParseError) {
+        // §2.2 lets a recipient take a bare LF as a line end only where that cannot be read two ways;
+        // behind a proxy that does not (`Dummy: x\nContent-Length: 23`) it can, so the head is CRLF only.
+        if first == ASCII.lf { throw Self.bareLF(isTrailer: isTrailer) }
+        // §5.2: obs-fold (a line starting with whitespace) must be rejected outside message/http.
+        if ASCII.isWhitespace(first) { throw HTTPParseError(.badRequest, "obsolete line folding") }
+        if fieldCount == limits.maxHeaderCount {
+            throw HTTPParseError(.requestHeaderFieldsTooLarge, "too many header fields")
+        }
+    }
+
+    /// Why a field name ended at `byte` instead of at its colon.
+    private static func notAColon(_ byte: UInt8) -> HTTPParseError {
+        if ASCII.isWhitespace(byte) { return HTTPParseError(.badRequest, "whitespace between field name and colon") }
+        if byte == ASCII.cr || byte == ASCII.lf { return HTTPParseError(.badRequest, "field line without colon") }
+        return HTTPParseError(.badRequest, "invalid character in field name")
+    }
+
+    /// Where the line ending at `index` (just past its value) continues: past its CRLF; nil until the LF arrives.
+    @inline(__always)
+    private static func pastLineEnd(
+        _ buffer: UnsafeBufferPointer<UInt8>, at index: Int, scanEnd: Int, limited: Bool, isTrailer: Bool
+    ) throws(HTTPParseError) -> Int? {
+        switch buffer[index] {
+        case ASCII.cr:
+            guard index + 1 < scanEnd else { if limited { throw tooLarge } else { return nil } }
+            guard buffer[index + 1] == ASCII.lf else { throw HTTPParseError(.badRequest, "bare CR") }
+            return index + 2
+        case ASCII.lf:
+            throw bareLF(isTrailer: isTrailer)
+        default:
+            throw HTTPParseError(.badRequest, "invalid character in field value")
+        }
+    }
+
+    /// A header field, its value without the OWS around it (§5.1), noted for framing and kept.
+    @inline(__always)
+    private func appendField(
+        _ buffer: UnsafeBufferPointer<UInt8>, name: Range<Int>, value: Range<Int>, to section: inout FieldSection
+    ) throws(HTTPParseError) {
+        var trimmedStart = value.lowerBound, trimmedEnd = value.upperBound
+        while trimmedStart < trimmedEnd, ASCII.isWhitespace(buffer[trimmedStart]) { trimmedStart += 1 }
+        while trimmedEnd > trimmedStart, ASCII.isWhitespace(buffer[trimmedEnd - 1]) { trimmedEnd -= 1 }
+        let value = trimmedStart..<trimmedEnd
+        try noteFraming(buffer, name: name, value: value, into: &section.framing)
+        section.fields.append((buffer.string(name), buffer.string(value)))
     }
 
     private func noteFraming(

@@ -29,7 +29,7 @@ public final class HTTPServer: @unchecked Sendable {
         Sys.raiseFileDescriptorLimit()
         let count = max(1, configuration.threads)
         // One listening socket per loop (SO_REUSEPORT): under `Connection: close` traffic a single shared accept
-        // queue cost about 8% of throughput (`Benchmarks/bench.sh` close row). The trade: a connection waits for
+        // queue costs about 8% of throughput (`Benchmarks/bench.sh` close row). The trade: a connection waits for
         // the loop the kernel hashed it to, which is why every handler answers from memory.
         // A probe without SO_REUSEPORT first, so a port another process holds is still an error: the group's
         // sockets would otherwise share it with a second Petty of the same user.

@@ -24,13 +24,13 @@ enum ResponseSerializer {
         // Geometric growth: pipelined responses append to the same buffer.
         if needed > buffer.capacity { buffer.reserveCapacity(max(needed, buffer.capacity * 2)) }
         // Literals and the server's byte arrays are appended from their storage in place: through `append(contentsOf:)`
-        // each was a generic sequence append with a retain and a release, a dozen per response.
+        // each is a generic sequence append with a retain and a release, a dozen per response.
         append("HTTP/1.1 ", to: &buffer)
         appendDecimal(response.status.code, to: &buffer)
         buffer.append(0x20)
         appendUTF8(response.status.reasonPhrase, to: &buffer)
         append("\r\n", to: &buffer)
-        // Each field read in place: a `for (name, value)` loop copied both strings, a retain and a release each.
+        // Each field read in place: a `for (name, value)` loop copies both strings, a retain and a release each.
         let fields = response.headers.fields
         for index in fields.indices where !isServerManaged(fields[index].name) {
             appendUTF8(fields[index].name, to: &buffer)

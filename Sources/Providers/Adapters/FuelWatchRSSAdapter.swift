@@ -128,7 +128,7 @@ enum RSSItems {
     /// instruction without data (`<?x?>`), which can also arrive through a DTD entity (`&#60;?x?&#62;`) or in UTF-16.
     /// An RSS feed needs none of that, so this refuses: bytes that are not UTF-8, NUL (UTF-16/32 autodetection), an
     /// encoding other than UTF-8, a DOCTYPE, and `<?target?>`. (Reported by the `wa-rss` fuzzer; see
-    /// `FuzzRegressionTests`.)
+    /// `AdapterHostileInputTests`.)
     static func crashingMarkup(_ body: Data) -> String? {
         guard String(validating: body, as: UTF8.self) != nil else { return "body is not valid UTF-8" }
         return body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in

@@ -2,14 +2,14 @@ import Foundation
 
 /// The client's delegate queue, with flow control. URLSession (swift-corelibs-foundation) hands every chunk of a
 /// body to the delegate by adding an operation here from libcurl's thread, and never waits for it: libcurl inflating
-/// a gzip bomb, or reading an endless body at loopback speed, outran the delegate, and the chunks queued here took
-/// memory to gigabytes before the size cap could even count them. Adding an operation therefore blocks while
+/// a gzip bomb, or reading an endless body at loopback speed, outruns the delegate, and unbounded, the chunks queued
+/// here take memory to gigabytes before the size cap can even count them. Adding an operation therefore blocks while
 /// `limit` are already waiting, so at most that many undelivered chunks (16 KiB each from libcurl) exist at a time.
 // @unchecked: OperationQueue is thread-safe but not annotated; our own counter is guarded by its condition lock.
 final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
     private let limit: Int
     /// A blocked producer resumes once the backlog is down to this, not at the first free slot: waking it per
-    /// operation cost a thread switch per 16 KiB chunk, which made a bomb take minutes on a busy machine.
+    /// operation costs a thread switch per 16 KiB chunk, enough to make a bomb take minutes on a busy machine.
     private let resumeAt: Int
     private let condition = NSCondition()
     private var waiting = 0

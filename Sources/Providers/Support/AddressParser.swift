@@ -13,7 +13,7 @@ struct AddressParts: Hashable, Sendable {
 
 enum AddressParser {
     /// Works on UTF-8 bytes: it only splits at ASCII spaces and commas and compares ASCII words, so any non-ASCII
-    /// text passes through intact. (A `Character`-based version cost about 7 µs per address; NSW has 3,289.)
+    /// text passes through intact. (Splitting by `Character` costs about 7 µs per address; NSW has 3,289.)
     static func parse(_ address: String) -> AddressParts {
         let bytes = Array(address.utf8)
         var words = Self.words(bytes[...])

@@ -22,7 +22,7 @@ enum JSONPayload {
 
 extension JSONPayload {
     /// Whether the first `"key":` in the body is followed by a number (after optional whitespace).
-    /// A plain byte scan: `Data.firstRange(of:)` is generic and took ~60 ms to cross 1 MB of NSW stations.
+    /// A plain byte scan: `Data.firstRange(of:)` is generic and takes ~60 ms to cross 1 MB of NSW stations.
     static func firstValueIsNumber(of key: String, in data: Data) -> Bool {
         let needle = Array("\"\(key)\"".utf8)
         return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Bool in

@@ -3,8 +3,9 @@ import Testing
 
 @testable import Fuel
 
-/// Issue 25 §4: the 30-day window against NSW's full feed, `vs_average` against Perth, and removals that need time.
-@Suite struct SmallerTruthsTests {
+/// A price NSW's full feed still lists stays current past the 30-day window, a Perth price is compared with Perth's
+/// average (a country one with WA's), and removal takes time: a station a few feeds miss within the hour stays.
+@Suite struct PriceStandingAndRemovalTests {
     static let asOf = Fixture.date("2026-01-15T02:00:00Z")
     static let days = 86_400.0
 

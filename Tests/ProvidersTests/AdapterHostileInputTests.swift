@@ -4,9 +4,9 @@ import Testing
 @testable import Providers
 
 /// Inputs the libFuzzer targets in `Fuzz/` found crashing (or breaking an adapter invariant), reduced to a few
-/// lines each. Before the fixes each of the price cases trapped in `PriceTenths(cents:)` ("Double value cannot be
-/// converted to Int because the result would be greater than Int.max") and took the whole process down.
-@Suite struct FuzzRegressionTests {
+/// lines each. Each price case is skipped before `PriceTenths(cents:)`, which would trap on it ("Double value cannot
+/// be converted to Int because the result would be greater than Int.max") and take the whole process down.
+@Suite struct AdapterHostileInputTests {
     private let fetchedAt = Fixture.fetchedAt
 
     private func data(_ text: String) -> Data { Data(text.utf8) }
