@@ -20,7 +20,7 @@ public enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Nil unless `text` is canonical padded base64 (length a multiple of 4, padding only at the end).
+    /// Nil unless `text` is canonical padded base64 (length a multiple of 4, padding only at the end, unused bits zero).
     public static func decode(_ text: String) -> [UInt8]? {
         let input = Array(text.utf8)
         guard input.count % 4 == 0 else { return nil }
@@ -41,6 +41,8 @@ public enum Base64 {
                 guard let value = sextet(char) else { return nil }
                 group = group << 6 | UInt32(value)
             }
+            // Canonical only (RFC 4648 §3.5): the bits a padded group leaves over must be zero.
+            guard group & (padding == 2 ? 0xffff : padding == 1 ? 0xff : 0) == 0 else { return nil }
             out.append(UInt8(truncatingIfNeeded: group >> 16))
             if padding < 2 { out.append(UInt8(truncatingIfNeeded: group >> 8)) }
             if padding < 1 { out.append(UInt8(truncatingIfNeeded: group)) }
