@@ -88,10 +88,14 @@ public final class PostgresConnection: @unchecked Sendable {
         do {
             try send([.startup(user: configuration.user, database: configuration.database, applicationName: configuration.applicationName)], deadline: deadline)
             var scram: SCRAMClient?
+            var serverProved = false
             while true {
                 switch try nextMessage(deadline: deadline, what: "the login") {
                 case .authentication(.ok):
-                    continue
+                    // A server that skips SCRAM's last step never proved it knows the password: not the real server.
+                    if scram != nil && !serverProved {
+                        throw PostgresError.authentication("the server ended SCRAM without proving it knows the password")
+                    }
                 case .authentication(.sasl(let mechanisms)):
                     guard mechanisms.contains(SCRAMClient.mechanism) else {
                         throw PostgresError.authentication("the server offers \(mechanisms.joined(separator: ", ")), not SCRAM-SHA-256")
@@ -110,6 +114,7 @@ public final class PostgresConnection: @unchecked Sendable {
                 case .authentication(.saslFinal(let serverFinal)):
                     guard let client = scram else { throw PostgresError.protocolViolation("SASLFinal before SASL started") }
                     try client.verify(serverFinal: serverFinal)
+                    serverProved = true
                 case .authentication(.cleartextPassword), .authentication(.md5Password):
                     throw PostgresError.authentication(
                         "the server asks user \(configuration.user) for a cleartext or MD5 password; Petty answers only SCRAM-SHA-256 "
@@ -247,7 +252,8 @@ public final class PostgresConnection: @unchecked Sendable {
                 case .notification(let note):
                     pendingNotifications.append(note)
                 case .noticeResponse(let notice):
-                    log("postgres: \(Self.logText(notice))")
+                    // NOTICE and below are routine ("already exists, skipping"); a WARNING is worth a line.
+                    if notice.severity == "WARNING" { log("postgres: \(Self.logText(notice))") }
                 case .parameterStatus:
                     continue
                 case .errorResponse(let error) where error.endsSession:
