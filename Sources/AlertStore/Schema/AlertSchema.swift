@@ -1,0 +1,77 @@
+/// The alerts schema, newest last. Never edit a released migration: add the next one.
+public enum AlertSchema {
+    public static let migrations: [Migration] = [
+        Migration(version: 1, name: "devices, alerts, alert states, notifications, fence", sql: """
+            CREATE TABLE devices (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                platform text NOT NULL CHECK (platform IN ('ios', 'android')),
+                push_token text NOT NULL CHECK (length(push_token) BETWEEN 1 AND 4096),
+                time_zone text NOT NULL,
+                secret_hash bytea NOT NULL CHECK (length(secret_hash) = 32),
+                token_dead boolean NOT NULL DEFAULT false,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                updated_at timestamptz NOT NULL DEFAULT now()
+            );
+            CREATE TABLE alerts (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                device_id bigint NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
+                kind text NOT NULL CHECK (kind IN ('price_below', 'price_drop', 'price_rise', 'cheapest_changed', 'wa_tomorrow')),
+                fuel text NOT NULL,
+                station_ids integer[],
+                near_lat double precision,
+                near_lng double precision,
+                radius_km double precision,
+                threshold_tenths integer,
+                change_tenths integer CHECK (change_tenths >= 10),
+                delivery text NOT NULL DEFAULT 'immediate' CHECK (delivery IN ('immediate', 'daily')),
+                at_minute smallint CHECK (at_minute BETWEEN 0 AND 1439),
+                quiet_from_minute smallint CHECK (quiet_from_minute BETWEEN 0 AND 1439),
+                quiet_to_minute smallint CHECK (quiet_to_minute BETWEEN 0 AND 1439),
+                created_at timestamptz NOT NULL DEFAULT now(),
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                CHECK ((station_ids IS NOT NULL AND cardinality(station_ids) BETWEEN 1 AND 20
+                        AND near_lat IS NULL AND near_lng IS NULL AND radius_km IS NULL)
+                    OR (station_ids IS NULL AND near_lat BETWEEN -90 AND 90 AND near_lng BETWEEN -180 AND 180
+                        AND radius_km > 0 AND radius_km <= 25)),
+                CHECK ((delivery = 'immediate') = (at_minute IS NULL)),
+                CHECK ((quiet_from_minute IS NULL) = (quiet_to_minute IS NULL))
+            );
+            CREATE INDEX alerts_device ON alerts (device_id);
+            -- Per (alert, station): whether price_below is armed, and the price last notified (drop/rise measure from it).
+            CREATE TABLE alert_states (
+                alert_id bigint NOT NULL REFERENCES alerts (id) ON DELETE CASCADE,
+                station_id integer NOT NULL,
+                armed boolean NOT NULL DEFAULT true,
+                last_notified_tenths integer,
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (alert_id, station_id)
+            );
+            -- The outbox: one row per decision, unique by its key; sent at least once, shown once (collapse id).
+            CREATE TABLE notifications (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                device_id bigint NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
+                alert_id bigint REFERENCES alerts (id) ON DELETE SET NULL,
+                decision_key text NOT NULL UNIQUE,
+                collapse_id text NOT NULL,
+                payload jsonb NOT NULL,
+                fence_generation bigint NOT NULL,
+                fence_revision bigint NOT NULL,
+                decided_at timestamptz NOT NULL DEFAULT now(),
+                deliver_after timestamptz NOT NULL DEFAULT now(),
+                sent_at timestamptz,
+                attempts integer NOT NULL DEFAULT 0,
+                last_error text
+            );
+            CREATE INDEX notifications_unsent ON notifications (deliver_after) WHERE sent_at IS NULL;
+            CREATE INDEX notifications_device ON notifications (device_id, id);
+            -- One row: the newest fencing token that decided anything. Only a token at least as new may advance it.
+            CREATE TABLE fence (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                generation bigint NOT NULL,
+                revision bigint NOT NULL,
+                updated_at timestamptz NOT NULL DEFAULT now()
+            );
+            INSERT INTO fence (generation, revision) VALUES (0, 0)
+            """),
+    ]
+}
