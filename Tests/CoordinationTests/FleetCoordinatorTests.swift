@@ -9,12 +9,15 @@ struct FleetCoordinatorTests {
     final class Member: FleetMember {
         let version = Mutex<UInt64>(5)
         let adopted = Mutex<Int64>(0)
+        /// Runs between the coordinator's read of the fleet and its guarded publication.
+        let beforePublication = Mutex<(@Sendable () -> Void)?>(nil)
         var heldVersion: UInt64 { version.withLock { $0 } }
         var idMark: Int64 { 40 }
         func adopt(idMark: Int64) { adopted.withLock { $0 = max($0, idMark) } }
         func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {
             let held = heldVersion
             if let published, published.epoch == epoch, published.version >= held { return nil }
+            beforePublication.withLock { $0 }?()
             return DatasetPointer(version: held, epoch: epoch, url: "http://m/internal/v1/dataset", checksum: "fnv1a64:1", asOf: nil)
         }
     }
@@ -86,6 +89,29 @@ struct FleetCoordinatorTests {
         #expect(!a.mayAct())
         #expect(a.status.epoch == etcd.entry("/t/leader")?.createRevision)
         #expect(a.status.leaderName == "z:1")
+    }
+
+    /// The fence itself: the leader read the fleet while it still held the key, then another member took the key
+    /// before the leader's publication reached etcd. The publication's compare on the epoch refuses it, and the
+    /// old leader steps down.
+    @Test func aPublicationAfterTheLeaderKeyWasReplacedIsRefused() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let member = Member()
+        let a = coordinator(etcd, name: "a", member: member)
+        await a.cycle()
+        #expect(a.mayAct())
+        let published = try #require(etcd.value("/t/dataset"))
+        member.version.withLock { $0 = 6 }
+        member.beforePublication.withLock {
+            $0 = {
+                etcd.delete("/t/leader")
+                etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+            }
+        }
+        await a.cycle()
+        #expect(etcd.value("/t/dataset") == published)
+        #expect(!a.mayAct())
     }
 
     @Test func aMemberBehindThePublishedVersionDoesNotCampaign() async throws {
