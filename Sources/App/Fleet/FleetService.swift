@@ -14,15 +14,22 @@ final class FleetService: Service {
     let coordinator: FleetCoordinator
     let pollers: PollerService
     let copier: FleetCopier
+    let member: StoreFleetMember
     private let logger: Logger
+    private let monotonic: @Sendable () -> Double
 
     var stopTimeout: Double { pollers.stopTimeout + 2 }
 
-    init(settings: FleetSettings, store: PettyStore, providers: ProviderSettings, limits: FollowLimits, logger: Logger) {
+    init(
+        settings: FleetSettings, store: PettyStore, providers: ProviderSettings, limits: FollowLimits, logger: Logger,
+        monotonic: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    ) {
         self.logger = logger
+        self.monotonic = monotonic
         let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL)
+        self.member = member
         let log = logger.labelled("fleet")
-        let coordinator = FleetCoordinator(settings: settings, member: member, log: { log.notice($0) })
+        let coordinator = FleetCoordinator(settings: settings, member: member, monotonic: monotonic, log: { log.notice($0) })
         self.coordinator = coordinator
         let mayAct: @Sendable () -> Bool = { coordinator.mayAct() }
         pollers = PollerService(
@@ -67,24 +74,37 @@ final class FleetService: Service {
         await polling?.value
     }
 
-    /// While following: copy each newly published dataset (the coordinator reads the pointer every round).
+    /// While following: copy each newly published dataset (the coordinator reads the pointer every round), as
+    /// `CopySchedule` allows: never from this member's own URL, and backing off after a copy that changed nothing.
     private func follow() async {
-        var lastRefused: DatasetPointer?
+        var schedule = CopySchedule(ownURL: member.datasetURL, maximumDelay: Double(coordinator.settings.leaseSeconds))
         var lastFailure: String?
+        var saidOwn: DatasetPointer?
         while !Task.isCancelled {
-            if !coordinator.mayAct(), let pointer = coordinator.status.published, pointer != lastRefused {
-                switch await copier.copy(pointer) {
-                case .applied(let version):
-                    lastFailure = nil
-                    logger.info("fleet: applied v\(version) from \(pointer.url) (epoch \(pointer.epoch))")
-                case .refused(let why):
-                    lastRefused = pointer
-                    logger.error("fleet: refused the published v\(pointer.version) from \(pointer.url): \(why)")
-                case .failed(let why):
-                    // Retried every round while the leader is unreachable: one line per distinct failure.
-                    if why != lastFailure { logger.warning("fleet: cannot copy v\(pointer.version) from \(pointer.url): \(why)") }
-                    lastFailure = why
-                case .unchanged:
+            if !coordinator.mayAct(), let pointer = coordinator.status.published {
+                switch schedule.decision(for: pointer, at: monotonic()) {
+                case .copy:
+                    let outcome = await copier.copy(pointer)
+                    schedule.record(outcome, for: pointer, at: monotonic())
+                    switch outcome {
+                    case .applied(let version):
+                        lastFailure = nil
+                        logger.info("fleet: applied v\(version) from \(pointer.url) (epoch \(pointer.epoch))")
+                    case .refused(let why):
+                        logger.error("fleet: refused the published v\(pointer.version) from \(pointer.url): \(why)")
+                    case .failed(let why):
+                        // Retried with a growing delay while the leader is unreachable: one line per distinct failure.
+                        if why != lastFailure { logger.warning("fleet: cannot copy v\(pointer.version) from \(pointer.url): \(why)") }
+                        lastFailure = why
+                    case .unchanged:
+                        break
+                    }
+                case .own:
+                    if saidOwn != pointer {
+                        saidOwn = pointer
+                        logger.warning("fleet: the published v\(pointer.version) names this member's own URL; not copied")
+                    }
+                case .refused, .backingOff:
                     break
                 }
             }
