@@ -40,10 +40,15 @@ package struct CoordinationInfo: Encodable, Sendable {
     var dataset: Dataset
     var leaderChanges: Int
     var leaseRenewalsFailed: Int
+    /// Why this member is degraded as a fleet member (it has not served the published dataset for over a lease).
+    var degraded: String?
+    /// How often this member has become degraded that way since start.
+    var stuckEpisodes: Int
 
     package init(
         mode: String, role: String, epoch: Int64, leader: Leader, leaseSecondsLeft: Double, etcd: String,
-        lastElection: String?, waiting: String?, dataset: Dataset, leaderChanges: Int, leaseRenewalsFailed: Int
+        lastElection: String?, waiting: String?, dataset: Dataset, leaderChanges: Int, leaseRenewalsFailed: Int,
+        degraded: String? = nil, stuckEpisodes: Int = 0
     ) {
         self.mode = mode
         self.role = role
@@ -56,5 +61,7 @@ package struct CoordinationInfo: Encodable, Sendable {
         self.dataset = dataset
         self.leaderChanges = leaderChanges
         self.leaseRenewalsFailed = leaseRenewalsFailed
+        self.degraded = degraded
+        self.stuckEpisodes = stuckEpisodes
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Fuel
 import HTTP
 import Providers
+import Synchronization
 
 /// Fleet mode (`PETTY_ETCD_ENDPOINTS`): the coordinator keeps the lease and the election; this service polls
 /// providers only while the coordinator says this member may act, and otherwise copies the published dataset.
@@ -17,6 +18,7 @@ final class FleetService: Service {
     let member: StoreFleetMember
     private let logger: Logger
     private let monotonic: @Sendable () -> Double
+    private let lag: Mutex<FollowLag>
 
     var stopTimeout: Double { pollers.stopTimeout + 2 }
 
@@ -26,6 +28,7 @@ final class FleetService: Service {
     ) {
         self.logger = logger
         self.monotonic = monotonic
+        lag = Mutex(FollowLag(limit: Double(settings.leaseSeconds)))
         let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL)
         self.member = member
         let log = logger.labelled("fleet")
@@ -81,6 +84,7 @@ final class FleetService: Service {
         var lastFailure: String?
         var saidOwn: DatasetPointer?
         while !Task.isCancelled {
+            observeLag()
             if !coordinator.mayAct(), let pointer = coordinator.status.published {
                 switch schedule.decision(for: pointer, at: monotonic()) {
                 case .copy:
@@ -114,6 +118,33 @@ final class FleetService: Service {
 }
 
 extension FleetService {
+    /// Whether this member serves the published pointer, for `FollowLag`.
+    private func observeLag() {
+        let serving: Bool
+        if coordinator.mayAct() {
+            serving = true
+        } else if let pointer = coordinator.status.published {
+            let held = copier.store.dataset.snapshot.version
+            let applied = copier.status.applied
+            serving = FollowLag.serves(pointer, heldVersion: held, heldChecksum: applied?.version == held ? applied?.checksum : nil)
+        } else {
+            serving = true
+        }
+        let now = monotonic()
+        lag.withLock { $0.observe(serving: serving, at: now) }
+    }
+
+    /// Why this member is degraded as a fleet member: it has not served the published pointer for over a lease.
+    private func degradedReason(_ status: FleetStatus, copy: FleetCopier.State) -> String? {
+        let lag = lag.withLock { $0 }
+        guard lag.stuck, let pointer = status.published else { return nil }
+        let seconds = Int(lag.secondsBehind(at: monotonic()))
+        let why = CopySchedule.sameResource(pointer.url, member.datasetURL)
+            ? "it names this member's own URL (this member holds an unpublished dataset)"
+            : copy.lastError ?? "not copied yet"
+        return "not serving the published v\(pointer.version) (epoch \(pointer.epoch)) for \(seconds) s: \(why)"
+    }
+
     /// `/health` `coordination`.
     func info() -> CoordinationInfo {
         let status = coordinator.status
@@ -126,6 +157,7 @@ extension FleetService {
             dataset: .init(
                 heldEpoch: status.role == .leader ? status.epoch : copy.epoch, publishedVersion: status.published?.version,
                 publishedEpoch: status.published?.epoch, lastApplied: copy.lastApplied.map(ISOTimestamp.string), lastError: copy.lastError),
-            leaderChanges: status.leaderChanges, leaseRenewalsFailed: status.renewalsFailed)
+            leaderChanges: status.leaderChanges, leaseRenewalsFailed: status.renewalsFailed,
+            degraded: degradedReason(status, copy: copy), stuckEpisodes: lag.withLock { $0.episodes })
     }
 }
