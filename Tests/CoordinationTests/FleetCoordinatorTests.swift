@@ -157,3 +157,25 @@ struct FleetCoordinatorTests {
         #expect(etcd.entry("/t/leader") == nil)
     }
 }
+
+extension FleetCoordinatorTests {
+    /// The skew is measured from a pointer that changed while watched (just published), never from one found at
+    /// start, which may be hours old.
+    @Test func theLeadersClockSkewIsMeasuredFromANewlyPublishedPointer() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+        func publish(version: Int, millis: Int64) {
+            etcd.put("/t/dataset", #"{"version":\#(version),"epoch":2,"url":"http://z:1/internal/v1/dataset","checksum":"fnv1a64:1","published_ms":\#(millis)}"#)
+        }
+        publish(version: 9, millis: Int64(now.timeIntervalSince1970 * 1000) - 7_200_000)
+        let settings = FleetSettings(endpoints: [etcd.url], fleet: "t", advertiseURL: URL(string: "http://b:8080")!, leaseSeconds: 10)
+        let b = FleetCoordinator(settings: settings, member: Member(), monotonic: Clock().read, wall: { now })
+        await b.cycle()
+        #expect(b.status.clockSkew == nil)
+        publish(version: 10, millis: Int64(now.timeIntervalSince1970 * 1000) + 3_600_000)
+        await b.cycle()
+        #expect(b.status.clockSkew == 3_600)
+    }
+}

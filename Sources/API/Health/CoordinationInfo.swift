@@ -44,11 +44,14 @@ package struct CoordinationInfo: Encodable, Sendable {
     var degraded: String?
     /// How often this member has become degraded that way since start.
     var stuckEpisodes: Int
+    /// The publisher's clock minus this member's, in seconds, measured when a new pointer was read (to within the
+    /// fleet's read interval); absent until measured. Shown, never used to order datasets.
+    var clockSkewSeconds: Double?
 
     package init(
         mode: String, role: String, epoch: Int64, leader: Leader, leaseSecondsLeft: Double, etcd: String,
         lastElection: String?, waiting: String?, dataset: Dataset, leaderChanges: Int, leaseRenewalsFailed: Int,
-        degraded: String? = nil, stuckEpisodes: Int = 0
+        degraded: String? = nil, stuckEpisodes: Int = 0, clockSkewSeconds: Double? = nil
     ) {
         self.mode = mode
         self.role = role
@@ -63,5 +66,6 @@ package struct CoordinationInfo: Encodable, Sendable {
         self.leaseRenewalsFailed = leaseRenewalsFailed
         self.degraded = degraded
         self.stuckEpisodes = stuckEpisodes
+        self.clockSkewSeconds = clockSkewSeconds
     }
 }

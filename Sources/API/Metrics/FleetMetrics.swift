@@ -17,5 +17,9 @@ enum FleetMetrics {
         out.sample("petty_fleet_follower_stuck", info.degraded == nil ? 0 : 1)
         out.family("petty_fleet_follower_stuck_total", .counter, help: "Times this member has become stuck behind the published dataset.")
         out.sample("petty_fleet_follower_stuck_total", Double(info.stuckEpisodes))
+        if let skew = info.clockSkewSeconds {
+            out.family("petty_fleet_clock_skew_seconds", .gauge, help: "The publishing leader's wall clock minus this member's, measured at the last new pointer.")
+            out.sample("petty_fleet_clock_skew_seconds", skew)
+        }
     }
 }

@@ -27,12 +27,17 @@ final class FleetCopier: Sendable {
         var refused = 0
     }
 
+    /// A publisher's clock taken as at most this far ahead of the follower's (a day: clocks set a time zone wrong).
+    static let maxPublisherLead: TimeInterval = 86_400
+
     let store: any DatasetStore
     private let downloader: DatasetDownloader
+    private let clock: @Sendable () -> Date
     private let state = Mutex(State())
 
-    init(store: any DatasetStore, limits: FollowLimits) {
+    init(store: any DatasetStore, limits: FollowLimits, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.clock = clock
         downloader = DatasetDownloader(limits: limits)
     }
 
@@ -72,8 +77,12 @@ final class FleetCopier: Sendable {
             if let problem = DatasetValidation.problem(in: dataset) {
                 return note(.refused(problem))
             }
-            if let refusal = DatasetBounds.refusal(of: dataset.snapshot, holding: held, now: Date())
-                ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held, versionMayGoBack: versionMayGoBack) {
+            // "Ahead of the clock" means ahead of the publisher's clock when it published, whichever is later: a
+            // follower whose clock is slow still takes what the leader just published.
+            let now = clock()
+            let reference = max(now, min(pointer.publishedInstant ?? now, now.addingTimeInterval(Self.maxPublisherLead)))
+            if let refusal = DatasetBounds.refusal(of: dataset.snapshot, holding: held, now: reference)
+                ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held, versionMayGoBack: versionMayGoBack, comparesAsOf: false) {
                 return note(.refused(refusal.description))
             }
             guard !Task.isCancelled else { return .unchanged }
@@ -81,7 +90,7 @@ final class FleetCopier: Sendable {
             state.withLock { state in
                 state.epoch = pointer.epoch
                 state.applied = (dataset.snapshot.version, pointer.checksum)
-                state.lastApplied = Date()
+                state.lastApplied = now
                 state.lastError = nil
             }
             return .applied(version: dataset.snapshot.version)

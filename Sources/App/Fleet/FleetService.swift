@@ -24,21 +24,22 @@ final class FleetService: Service {
 
     init(
         settings: FleetSettings, store: PettyStore, providers: ProviderSettings, limits: FollowLimits, logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() },
         monotonic: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
     ) {
         self.logger = logger
         self.monotonic = monotonic
         lag = Mutex(FollowLag(limit: Double(settings.leaseSeconds)))
-        let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL)
+        let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL, clock: clock)
         self.member = member
         let log = logger.labelled("fleet")
-        let coordinator = FleetCoordinator(settings: settings, member: member, monotonic: monotonic, log: { log.notice($0) })
+        let coordinator = FleetCoordinator(settings: settings, member: member, monotonic: monotonic, wall: clock, log: { log.notice($0) })
         self.coordinator = coordinator
         let mayAct: @Sendable () -> Bool = { coordinator.mayAct() }
         pollers = PollerService(
             settings: providers, sink: GatedSink(inner: FuelStoreSink(store: store), mayAct: mayAct),
             logger: logger.labelled("providers"), pollers: ProviderPollers.make(providers, gate: mayAct).map { GatedPoller($0, mayAct: mayAct) })
-        copier = FleetCopier(store: store, limits: limits)
+        copier = FleetCopier(store: store, limits: limits, clock: clock)
     }
 
     /// The lease and the watchdog get a thread of their own: polls, merges, copies and saves are CPU work that
@@ -158,6 +159,7 @@ extension FleetService {
                 heldEpoch: status.role == .leader ? status.epoch : copy.epoch, publishedVersion: status.published?.version,
                 publishedEpoch: status.published?.epoch, lastApplied: copy.lastApplied.map(ISOTimestamp.string), lastError: copy.lastError),
             leaderChanges: status.leaderChanges, leaseRenewalsFailed: status.renewalsFailed,
-            degraded: degradedReason(status, copy: copy), stuckEpisodes: lag.withLock { $0.episodes })
+            degraded: degradedReason(status, copy: copy), stuckEpisodes: lag.withLock { $0.episodes },
+            clockSkewSeconds: status.clockSkew.map { ($0 * 10).rounded() / 10 })
     }
 }

@@ -13,8 +13,11 @@ final class StoreFleetMember: FleetMember {
     /// The last body checksummed, so an unchanged dataset is not encoded again every round.
     private let lastEncoded = Mutex<(version: UInt64, checksum: String)?>(nil)
 
-    init(store: any DatasetStore, advertiseURL: URL) {
+    let clock: @Sendable () -> Date
+
+    init(store: any DatasetStore, advertiseURL: URL, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.clock = clock
         datasetURL = advertiseURL.appendingPathComponent(DatasetWire.path).absoluteString
     }
 
@@ -42,7 +45,8 @@ final class StoreFleetMember: FleetMember {
             lastEncoded.withLock { $0 = (version, checksum) }
         }
         let asOf = dataset.snapshot.statuses.compactMap(\.asOf).max().map(ISOTimestamp.string)
-        return DatasetPointer(version: version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf)
+        let stamp = Int64((clock().timeIntervalSince1970 * 1000).rounded())
+        return DatasetPointer(version: version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf, publishedMillis: stamp)
     }
 
     static func checksum(_ body: [UInt8]) -> String {

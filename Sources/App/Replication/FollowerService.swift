@@ -140,7 +140,7 @@ final class FollowerService: Service {
         let recovered = state.withLock { state -> Bool in
             if let etag { state.etag = etag }
             state.refusedETag = nil
-            state.lastSync = Date()
+            state.lastSync = clock()
             defer { state.failing = false }
             return state.failing
         }

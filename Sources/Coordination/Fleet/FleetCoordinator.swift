@@ -187,6 +187,11 @@ public final class FleetCoordinator: Sendable {
             state.status.epoch = epoch == 0 ? state.status.epoch : epoch
             state.status.leaderName = view.leader?.record?.name
             state.status.leaderURL = view.leader?.record?.url
+            // Only a pointer that changed while watched was published just now; one found at start may be hours old.
+            if let pointer = view.pointer, let previous = state.status.published, pointer != previous,
+               pointer.epoch != state.election.epoch || state.election.role != .leader, let stamped = pointer.publishedInstant {
+                state.status.clockSkew = stamped.timeIntervalSince(wallNow)
+            }
             state.status.published = view.pointer
             // Our lease still carries a leader key while we do not lead (we stepped down and etcd kept the lease).
             if state.election.role == .follower, let lease = state.election.lease, view.leader?.lease == lease {

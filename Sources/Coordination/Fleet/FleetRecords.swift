@@ -9,19 +9,26 @@ public struct DatasetPointer: Codable, Equatable, Sendable {
     /// Of the whole replication body, so a follower checks what it downloaded before decoding it.
     public var checksum: String
     public var asOf: String?
+    /// The publisher's wall clock when it published (Unix milliseconds): what a follower measures the skew between
+    /// the two clocks by, and judges "ahead of the clock" against, never its own clock alone.
+    public var publishedMillis: Int64?
 
-    public init(version: UInt64, epoch: Int64, url: String, checksum: String, asOf: String?) {
+    public init(version: UInt64, epoch: Int64, url: String, checksum: String, asOf: String?, publishedMillis: Int64? = nil) {
         self.version = version
         self.epoch = epoch
         self.url = url
         self.checksum = checksum
         self.asOf = asOf
+        self.publishedMillis = publishedMillis
     }
 
     enum CodingKeys: String, CodingKey {
         case version, epoch, url, checksum
         case asOf = "as_of"
+        case publishedMillis = "published_ms"
     }
+
+    public var publishedInstant: Date? { publishedMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
 }
 
 /// `/<fleet>/members/<name>`, under the member's lease (gone when the member is).

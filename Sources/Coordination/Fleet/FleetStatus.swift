@@ -16,6 +16,9 @@ public struct FleetStatus: Equatable, Sendable {
     public var published: DatasetPointer?
     /// Why the member does not campaign, when it does not.
     public var waiting: String?
+    /// The publisher's clock minus this member's, in seconds, measured when a new pointer was first read (so it
+    /// errs by up to one read interval towards a slower publisher); nil until a pointer changed while watched.
+    public var clockSkew: Double?
 
     public init() {}
 }
