@@ -1,0 +1,8 @@
+/// Whether two byte strings are equal, in a time that depends only on their lengths, never on where they first differ:
+/// for comparing secrets, MACs and password proofs.
+public func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    var difference: UInt8 = 0
+    for index in a.indices { difference |= a[index] ^ b[index] }
+    return difference == 0
+}
