@@ -179,3 +179,25 @@ extension FleetCoordinatorTests {
         #expect(b.status.clockSkew == 3_600)
     }
 }
+
+extension FleetCoordinatorTests {
+    /// Someone with write access to the fleet's keys writes a pointer at the leader's epoch with a higher version:
+    /// the leader rewrites it with its own on its next round, and writes back only its own id mark.
+    @Test func theLeaderRewritesAPointerThatIsNotItsOwn() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let a = coordinator(etcd, name: "a")
+        await a.cycle()
+        let own = try #require(etcd.value("/t/dataset"))
+        let epoch = try #require(etcd.entry("/t/leader")).createRevision
+        etcd.put("/t/dataset", #"{"version":6,"epoch":\#(epoch),"url":"http://evil/internal/v1/dataset","checksum":"fnv1a64:e"}"#)
+        etcd.put("/t/ids", "50000000")
+        await a.cycle()
+        #expect(a.mayAct())
+        #expect(etcd.value("/t/dataset")?.contains("evil") == false, "\(etcd.value("/t/dataset") ?? "")")
+        #expect(etcd.value("/t/dataset")?.contains("\"version\":5") == true)
+        #expect(etcd.value("/t/ids") == "40")
+        await a.cycle()
+        #expect(etcd.value("/t/dataset")?.contains("\"version\":5") == true && own.contains("\"version\":5"))
+    }
+}

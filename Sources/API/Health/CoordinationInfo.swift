@@ -47,11 +47,16 @@ package struct CoordinationInfo: Encodable, Sendable {
     /// The publisher's clock minus this member's, in seconds, measured when a new pointer was read (to within the
     /// fleet's read interval); absent until measured. Shown, never used to order datasets.
     var clockSkewSeconds: Double?
+    /// `hmac-sha256` when datasets are signed and checked under `PETTY_FLEET_SECRET`, else the warning `unsigned`.
+    var signing: String
+
+    package static let unsigned = "off: PETTY_FLEET_SECRET is not set; datasets are published and copied unsigned"
 
     package init(
         mode: String, role: String, epoch: Int64, leader: Leader, leaseSecondsLeft: Double, etcd: String,
         lastElection: String?, waiting: String?, dataset: Dataset, leaderChanges: Int, leaseRenewalsFailed: Int,
-        degraded: String? = nil, stuckEpisodes: Int = 0, clockSkewSeconds: Double? = nil
+        degraded: String? = nil, stuckEpisodes: Int = 0, clockSkewSeconds: Double? = nil,
+        signing: String = CoordinationInfo.unsigned
     ) {
         self.mode = mode
         self.role = role
@@ -67,5 +72,6 @@ package struct CoordinationInfo: Encodable, Sendable {
         self.degraded = degraded
         self.stuckEpisodes = stuckEpisodes
         self.clockSkewSeconds = clockSkewSeconds
+        self.signing = signing
     }
 }

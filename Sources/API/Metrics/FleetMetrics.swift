@@ -17,6 +17,8 @@ enum FleetMetrics {
         out.sample("petty_fleet_follower_stuck", info.degraded == nil ? 0 : 1)
         out.family("petty_fleet_follower_stuck_total", .counter, help: "Times this member has become stuck behind the published dataset.")
         out.sample("petty_fleet_follower_stuck_total", Double(info.stuckEpisodes))
+        out.family("petty_fleet_signed", .gauge, help: "1 when published datasets are signed and checked (PETTY_FLEET_SECRET), else 0.")
+        out.sample("petty_fleet_signed", info.signing == "hmac-sha256" ? 1 : 0)
         if let skew = info.clockSkewSeconds {
             out.family("petty_fleet_clock_skew_seconds", .gauge, help: "The publishing leader's wall clock minus this member's, measured at the last new pointer.")
             out.sample("petty_fleet_clock_skew_seconds", skew)

@@ -25,6 +25,8 @@ final class FleetCopier: Sendable {
         var lastApplied: Date?
         var lastError: String?
         var refused = 0
+        /// Datasets in a row that showed each growth, as in follow mode (`DatasetBounds.unconfirmedGrowth`).
+        var growthSeen: [String: Int] = [:]
     }
 
     /// A publisher's clock taken as at most this far ahead of the follower's (a day: clocks set a time zone wrong).
@@ -35,8 +37,12 @@ final class FleetCopier: Sendable {
     private let clock: @Sendable () -> Date
     private let state = Mutex(State())
 
-    init(store: any DatasetStore, limits: FollowLimits, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// Checks each body's signature (`PETTY_FLEET_SECRET`); nil: unsigned datasets are taken.
+    let verifier: DatasetSignature?
+
+    init(store: any DatasetStore, limits: FollowLimits, verifier: DatasetSignature? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.verifier = verifier
         self.clock = clock
         downloader = DatasetDownloader(limits: limits)
     }
@@ -71,6 +77,7 @@ final class FleetCopier: Sendable {
             guard StoreFleetMember.checksum(body) == pointer.checksum else {
                 return note(.refused("the body's checksum is not the published \(pointer.checksum)"))
             }
+            if let verifier, let refusal = verifier.refusal(of: pointer, body: body) { return note(.refused(refusal)) }
             let dataset: Dataset
             do { dataset = try ReplicationPayload.decode(body) } catch { return note(.refused("\(error)")) }
             let held = store.dataset.snapshot
@@ -85,17 +92,25 @@ final class FleetCopier: Sendable {
                 ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held, versionMayGoBack: versionMayGoBack, comparesAsOf: false) {
                 return note(.refused(refusal.description))
             }
+            let grown = DatasetBounds.growth(of: dataset.snapshot, holding: held)
+            if let refusal = state.withLock({ DatasetBounds.unconfirmedGrowth(grown, seen: &$0.growthSeen) }) {
+                return note(.refused(refusal.description))
+            }
             guard !Task.isCancelled else { return .unchanged }
             store.publish(dataset)
             state.withLock { state in
                 state.epoch = pointer.epoch
                 state.applied = (dataset.snapshot.version, pointer.checksum)
+                state.growthSeen = [:]
                 state.lastApplied = now
                 state.lastError = nil
             }
             return .applied(version: dataset.snapshot.version)
         }
     }
+
+    /// A pointer refused before any download (`CopySource`), recorded like any refusal.
+    func refuse(_ why: String) -> Outcome { note(.refused(why)) }
 
     private func note(_ outcome: Outcome) -> Outcome {
         state.withLock { state in

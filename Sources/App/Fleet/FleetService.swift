@@ -19,18 +19,23 @@ final class FleetService: Service {
     private let logger: Logger
     private let monotonic: @Sendable () -> Double
     private let lag: Mutex<FollowLag>
+    private let signature: DatasetSignature?
+    private let followers: [IPAddressRange]
 
     var stopTimeout: Double { pollers.stopTimeout + 2 }
 
     init(
         settings: FleetSettings, store: PettyStore, providers: ProviderSettings, limits: FollowLimits, logger: Logger,
-        clock: @escaping @Sendable () -> Date = { Date() },
+        secret: String? = nil, followers: [IPAddressRange] = [], clock: @escaping @Sendable () -> Date = { Date() },
         monotonic: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
     ) {
         self.logger = logger
         self.monotonic = monotonic
         lag = Mutex(FollowLag(limit: Double(settings.leaseSeconds)))
-        let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL, clock: clock)
+        let signature = DatasetSignature(secret: secret, fleet: settings.fleet)
+        self.signature = signature
+        self.followers = followers
+        let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL, signer: signature, clock: clock)
         self.member = member
         let log = logger.labelled("fleet")
         let coordinator = FleetCoordinator(settings: settings, member: member, monotonic: monotonic, wall: clock, log: { log.notice($0) })
@@ -39,12 +44,15 @@ final class FleetService: Service {
         pollers = PollerService(
             settings: providers, sink: GatedSink(inner: FuelStoreSink(store: store), mayAct: mayAct),
             logger: logger.labelled("providers"), pollers: ProviderPollers.make(providers, gate: mayAct).map { GatedPoller($0, mayAct: mayAct) })
-        copier = FleetCopier(store: store, limits: limits, clock: clock)
+        copier = FleetCopier(store: store, limits: limits, verifier: signature, clock: clock)
     }
 
     /// The lease and the watchdog get a thread of their own: polls, merges, copies and saves are CPU work that
     /// must never delay a keep-alive past the deadline (that would hand the fleet to another member for nothing).
     func run() async throws {
+        if signature == nil {
+            logger.error("fleet: PETTY_FLEET_SECRET is not set: datasets are published and copied UNSIGNED, so anyone who can write the fleet's keys in etcd can feed every member; set the same secret on every member")
+        }
         let coordination = ServiceExecutor(label: "petty-fleet-coordinator")
         defer { coordination.finish() }
         await withTaskCancellationHandler {
@@ -89,17 +97,19 @@ final class FleetService: Service {
             if !coordinator.mayAct(), let pointer = coordinator.status.published {
                 switch schedule.decision(for: pointer, at: monotonic()) {
                 case .copy:
-                    let outcome = await copier.copy(pointer)
+                    let status = coordinator.status
+                    let source = CopySource(leaderEpoch: status.epoch, leaderURL: status.leaderURL, allowed: followers, memberURLs: status.memberURLs)
+                    let outcome = if let why = source.refusal(of: pointer) { copier.refuse(why) } else { await copier.copy(pointer) }
                     schedule.record(outcome, for: pointer, at: monotonic())
                     switch outcome {
                     case .applied(let version):
                         lastFailure = nil
-                        logger.info("fleet: applied v\(version) from \(pointer.url) (epoch \(pointer.epoch))")
+                        logger.info("fleet: applied v\(version) from \(CopySource.redacted(pointer.url)) (epoch \(pointer.epoch))")
                     case .refused(let why):
-                        logger.error("fleet: refused the published v\(pointer.version) from \(pointer.url): \(why)")
+                        logger.error("fleet: refused the published v\(pointer.version) from \(CopySource.redacted(pointer.url)): \(why)")
                     case .failed(let why):
                         // Retried with a growing delay while the leader is unreachable: one line per distinct failure.
-                        if why != lastFailure { logger.warning("fleet: cannot copy v\(pointer.version) from \(pointer.url): \(why)") }
+                        if why != lastFailure { logger.warning("fleet: cannot copy v\(pointer.version) from \(CopySource.redacted(pointer.url)): \(why)") }
                         lastFailure = why
                     case .unchanged:
                         break
@@ -160,6 +170,7 @@ extension FleetService {
                 publishedEpoch: status.published?.epoch, lastApplied: copy.lastApplied.map(ISOTimestamp.string), lastError: copy.lastError),
             leaderChanges: status.leaderChanges, leaseRenewalsFailed: status.renewalsFailed,
             degraded: degradedReason(status, copy: copy), stuckEpisodes: lag.withLock { $0.episodes },
-            clockSkewSeconds: status.clockSkew.map { ($0 * 10).rounded() / 10 })
+            clockSkewSeconds: status.clockSkew.map { ($0 * 10).rounded() / 10 },
+            signing: signature == nil ? CoordinationInfo.unsigned : "hmac-sha256")
     }
 }

@@ -106,4 +106,14 @@ enum DatasetBounds {
     }
 
     static let newProviders = "new providers"
+
+    /// The growth rule as a follower applies it, in follow and fleet mode alike: `grown` (from `growth`) is
+    /// refused until `FeedPolicy.confirmationsForGrowth` datasets in a row show it; `seen` counts them.
+    static func unconfirmedGrowth(_ grown: [String: String], seen: inout [String: Int]) -> DatasetRefusal? {
+        let previous = seen
+        seen = Dictionary(uniqueKeysWithValues: grown.keys.map { ($0, (previous[$0] ?? 0) + 1) })
+        let unconfirmed = seen.filter { $0.value < FeedPolicy.confirmationsForGrowth }.keys.sorted()
+        guard let first = unconfirmed.first, let what = grown[first] else { return nil }
+        return DatasetRefusal(.growth, "implausible growth: \(what); accepted when \(FeedPolicy.confirmationsForGrowth) datasets in a row show it")
+    }
 }

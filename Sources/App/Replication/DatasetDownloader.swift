@@ -104,6 +104,15 @@ final class DatasetDownloader: NSObject, URLSessionDataDelegate, @unchecked Send
         if response.expectedContentLength > Int64(limits.maxBytes) { abandon(dataTask, tooLarge) }
     }
 
+    /// A redirect is never followed: the 3xx itself is the answer (a failure), so a leader, or whoever wrote its
+    /// URL, cannot send a follower to another host.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overflow = lock.withLock { () -> Bool in
             guard var transfer = transfers[dataTask.taskIdentifier], transfer.continuation != nil else { return false }

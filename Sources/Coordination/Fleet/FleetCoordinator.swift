@@ -28,6 +28,9 @@ public final class FleetCoordinator: Sendable {
         /// A lease we gave up while etcd may still hold it (so the leader key it carries is deleted at once).
         var leaseToRevoke: Int64?
         var lastLeaderEpoch: Int64 = 0
+        /// The pointer this member last published while leading: any other pointer read while leading was written
+        /// by someone else and is rewritten.
+        var ownPointer: DatasetPointer?
     }
 
     public init(
@@ -193,6 +196,7 @@ public final class FleetCoordinator: Sendable {
                 state.status.clockSkew = stamped.timeIntervalSince(wallNow)
             }
             state.status.published = view.pointer
+            state.status.memberURLs = view.members.values.map(\.url).sorted()
             // Our lease still carries a leader key while we do not lead (we stepped down and etcd kept the lease).
             if state.election.role == .follower, let lease = state.election.lease, view.leader?.lease == lease {
                 state.leaseToRevoke = lease
@@ -257,15 +261,25 @@ public final class FleetCoordinator: Sendable {
     // MARK: - Publication
 
     private func publishIfDue(_ view: FleetView) async {
-        let epoch = state.withLock { $0.election.epoch }
-        guard mayAct(), let pointer = await member.publication(after: view.pointer, epoch: epoch), mayAct() else { return }
-        let mark = max(view.ids, member.idMark)
+        let (epoch, own) = state.withLock { ($0.election.epoch, $0.ownPointer) }
+        // A pointer this leader did not write (another writer of the fleet's keys) is replaced as if none were there.
+        let standing = view.pointer == own || view.pointer?.epoch != epoch ? view.pointer : nil
+        if standing == nil, let foreign = view.pointer, foreign.epoch == epoch {
+            log("fleet: the pointer v\(foreign.version) at epoch \(epoch) is not this leader's; rewriting it")
+        }
+        guard mayAct(), let pointer = await member.publication(after: standing, epoch: epoch), mayAct() else { return }
+        // The member's mark: it adopted the fleet's only when plausible, so a mark written by someone else that no
+        // member could issue below is not written back.
+        let mark = member.idMark
         do {
             let result = try await client.txn(
                 when: [EtcdCreateRevisionEquals(key: keys.leader, revision: epoch)],
                 then: [EtcdPut(key: keys.dataset, value: FleetJSON.encode(pointer)), EtcdPut(key: keys.ids, value: Array(String(mark).utf8))])
             if result.succeeded {
-                state.withLock { $0.status.published = pointer }
+                state.withLock {
+                    $0.status.published = pointer
+                    $0.ownPointer = pointer
+                }
                 log("fleet: published v\(pointer.version) at epoch \(epoch)")
             } else {
                 log("fleet: publish of v\(pointer.version) refused by etcd: epoch \(epoch) no longer leads")

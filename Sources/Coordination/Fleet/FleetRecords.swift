@@ -12,6 +12,10 @@ public struct DatasetPointer: Codable, Equatable, Sendable {
     /// The publisher's wall clock when it published (Unix milliseconds): what a follower measures the skew between
     /// the two clocks by, and judges "ahead of the clock" against, never its own clock alone.
     public var publishedMillis: Int64?
+    /// SHA-256 of the body (hex) and the HMAC-SHA-256 over the fleet, token and that digest under
+    /// `PETTY_FLEET_SECRET` (hex), when the publisher has the secret; never the secret itself.
+    public var sha256: String?
+    public var signature: String?
 
     public init(version: UInt64, epoch: Int64, url: String, checksum: String, asOf: String?, publishedMillis: Int64? = nil) {
         self.version = version
@@ -26,6 +30,7 @@ public struct DatasetPointer: Codable, Equatable, Sendable {
         case version, epoch, url, checksum
         case asOf = "as_of"
         case publishedMillis = "published_ms"
+        case sha256, signature
     }
 
     public var publishedInstant: Date? { publishedMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) } }

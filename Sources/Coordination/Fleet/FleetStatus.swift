@@ -19,6 +19,8 @@ public struct FleetStatus: Equatable, Sendable {
     /// The publisher's clock minus this member's, in seconds, measured when a new pointer was first read (so it
     /// errs by up to one read interval towards a slower publisher); nil until a pointer changed while watched.
     public var clockSkew: Double?
+    /// The registered members' advertised URLs, as last read.
+    public var memberURLs: [String] = []
 
     public init() {}
 }
