@@ -137,6 +137,7 @@ import Testing
         let pointer = try #require(await member.publication(after: nil, epoch: 9))
         let body = try ReplicationPayload.encode(store.dataset)
         #expect(signer?.refusal(of: pointer, body: body) == nil)
+        #expect(pointer.live == true, "the pointer says the fleet has held live data")
         #expect(DatasetSignature(secret: nil, fleet: "f") == nil, "no secret: nothing signed, nothing checked")
     }
 

@@ -11,7 +11,9 @@ struct FleetCoordinatorTests {
         let adopted = Mutex<Int64>(0)
         /// Runs between the coordinator's read of the fleet and its guarded publication.
         let beforePublication = Mutex<(@Sendable () -> Void)?>(nil)
+        let live = Mutex(true)
         var heldVersion: UInt64 { version.withLock { $0 } }
+        var holdsLiveData: Bool { live.withLock { $0 } }
         var idMark: Int64 { 40 }
         func adopt(idMark: Int64) { adopted.withLock { $0 = max($0, idMark) } }
         func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {
@@ -28,9 +30,10 @@ struct FleetCoordinatorTests {
         var read: @Sendable () -> Double { { self.now.withLock { $0 } } }
     }
 
-    func coordinator(_ etcd: FakeEtcd, name: String, member: Member = Member(), clock: Clock = Clock()) -> FleetCoordinator {
+    /// `emptyFleetWait` 0 unless a test is about it: most tests start from an empty fleet.
+    func coordinator(_ etcd: FakeEtcd, name: String, member: Member = Member(), clock: Clock = Clock(), emptyFleetWait: Double = 0) -> FleetCoordinator {
         let settings = FleetSettings(endpoints: [etcd.url], fleet: "t", advertiseURL: URL(string: "http://\(name):8080")!, leaseSeconds: 10)
-        return FleetCoordinator(settings: settings, member: member, monotonic: clock.read)
+        return FleetCoordinator(settings: settings, member: member, emptyFleetWait: emptyFleetWait, monotonic: clock.read)
     }
 
     @Test func theFirstMemberLeadsPublishesAndAnotherDoesNot() async throws {
@@ -199,5 +202,54 @@ extension FleetCoordinatorTests {
         #expect(etcd.value("/t/ids") == "40")
         await a.cycle()
         #expect(etcd.value("/t/dataset")?.contains("\"version\":5") == true && own.contains("\"version\":5"))
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// etcd rebuilt from nothing (issue 46 item 1): nobody leads before every member had a lease to register, and
+    /// then the newest live data leads, never a member holding only samples.
+    @Test func anEmptyFleetWaitsALeaseAndSamplesNeverLeadBesideLiveData() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let clock = Clock()
+        let stale = Member(), fresh = Member()
+        stale.version.withLock { $0 = 40 }
+        stale.live.withLock { $0 = false }  // a higher version, but only the bundled samples
+        fresh.version.withLock { $0 = 12 }
+        let s = coordinator(etcd, name: "stale", member: stale, clock: clock, emptyFleetWait: 10)
+        let f = coordinator(etcd, name: "fresh", member: fresh, clock: clock, emptyFleetWait: 10)
+        await s.cycle()
+        await f.cycle()
+        #expect(!s.mayAct() && !f.mayAct(), "nobody leads an empty fleet at once")
+        #expect(s.status.waiting?.contains("empty fleet") == true)
+        clock.advance(9)
+        await s.cycle()
+        await f.cycle()
+        #expect(!s.mayAct() && !f.mayAct())
+        clock.advance(1)
+        await s.cycle()
+        #expect(!s.mayAct(), "samples never lead beside a member holding live data")
+        #expect(s.status.waiting == "not campaigning: holds only sample data while the fleet has held live data")
+        await f.cycle()
+        #expect(f.mayAct(), "\(f.status.waiting ?? "")")
+        #expect(etcd.value("/t/members/stale:8080")?.contains("\"live\":false") == true, "members say whether they hold live data")
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// Stepping down deletes the leader key only while it is still this member's (etcd's `Resign`).
+    @Test func resignDeletesTheLeaderKeyOnlyWhileItIsOurs() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let a = coordinator(etcd, name: "a")
+        await a.cycle()
+        let epoch = try #require(etcd.entry("/t/leader")).createRevision
+        etcd.delete("/t/leader")
+        etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+        #expect(await a.resign(epoch: epoch) == false)
+        #expect(etcd.value("/t/leader")?.contains("z:1") == true, "another member's key is left alone")
+        let theirs = try #require(etcd.entry("/t/leader")).createRevision
+        #expect(await a.resign(epoch: theirs))
+        #expect(etcd.entry("/t/leader") == nil)
     }
 }

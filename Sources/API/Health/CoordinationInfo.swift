@@ -49,6 +49,8 @@ package struct CoordinationInfo: Encodable, Sendable {
     var clockSkewSeconds: Double?
     /// `hmac-sha256` when datasets are signed and checked under `PETTY_FLEET_SECRET`, else the warning `unsigned`.
     var signing: String
+    /// Other fleets in the etcd whose name is a likely typo of this one, or this member alone beside them.
+    var warnings: [String]?
 
     package static let unsigned = "off: PETTY_FLEET_SECRET is not set; datasets are published and copied unsigned"
 
@@ -56,7 +58,7 @@ package struct CoordinationInfo: Encodable, Sendable {
         mode: String, role: String, epoch: Int64, leader: Leader, leaseSecondsLeft: Double, etcd: String,
         lastElection: String?, waiting: String?, dataset: Dataset, leaderChanges: Int, leaseRenewalsFailed: Int,
         degraded: String? = nil, stuckEpisodes: Int = 0, clockSkewSeconds: Double? = nil,
-        signing: String = CoordinationInfo.unsigned
+        signing: String = CoordinationInfo.unsigned, warnings: [String]? = nil
     ) {
         self.mode = mode
         self.role = role
@@ -73,5 +75,6 @@ package struct CoordinationInfo: Encodable, Sendable {
         self.stuckEpisodes = stuckEpisodes
         self.clockSkewSeconds = clockSkewSeconds
         self.signing = signing
+        self.warnings = warnings
     }
 }

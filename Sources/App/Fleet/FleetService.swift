@@ -171,6 +171,6 @@ extension FleetService {
             leaderChanges: status.leaderChanges, leaseRenewalsFailed: status.renewalsFailed,
             degraded: degradedReason(status, copy: copy), stuckEpisodes: lag.withLock { $0.episodes },
             clockSkewSeconds: status.clockSkew.map { ($0 * 10).rounded() / 10 },
-            signing: signature == nil ? CoordinationInfo.unsigned : "hmac-sha256")
+            signing: signature == nil ? CoordinationInfo.unsigned : "hmac-sha256", warnings: status.warnings.isEmpty ? nil : status.warnings)
     }
 }

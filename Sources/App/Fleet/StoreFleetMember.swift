@@ -26,6 +26,12 @@ final class StoreFleetMember: FleetMember {
 
     var heldVersion: UInt64 { store.dataset.snapshot.version }
 
+    var holdsLiveData: Bool { Self.isLive(store.dataset.snapshot) }
+
+    static func isLive(_ snapshot: Snapshot) -> Bool {
+        snapshot.statuses.contains { $0.source == .live && $0.stationCount > 0 }
+    }
+
     var idMark: Int64 { Int64(store.idMark) }
 
     func adopt(idMark: Int64) {
@@ -50,7 +56,8 @@ final class StoreFleetMember: FleetMember {
         }
         let asOf = dataset.snapshot.statuses.compactMap(\.asOf).max().map(ISOTimestamp.string)
         let stamp = Int64((clock().timeIntervalSince1970 * 1000).rounded())
-        let pointer = DatasetPointer(version: version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf, publishedMillis: stamp)
+        var pointer = DatasetPointer(version: version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf, publishedMillis: stamp)
+        pointer.live = Self.isLive(dataset.snapshot)
         guard let signer, let sha256 else { return pointer }
         return signer.signed(pointer, sha256: sha256)
     }

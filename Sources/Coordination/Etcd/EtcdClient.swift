@@ -21,9 +21,12 @@ public final class EtcdClient: Sendable {
         var token: String?
     }
 
-    public init(endpoints: [URL], credentials: EtcdCredentials? = nil, timeout: TimeInterval = 2) {
+    /// Calls start at `firstEndpoint`, by default a random one: a fleet's members spread over the endpoints
+    /// instead of all loading the first in the list.
+    public init(endpoints: [URL], credentials: EtcdCredentials? = nil, timeout: TimeInterval = 2, firstEndpoint: Int? = nil) {
         precondition(!endpoints.isEmpty, "at least one etcd endpoint")
         self.endpoints = endpoints
+        state.withLock { $0.preferred = (firstEndpoint ?? Int.random(in: 0..<endpoints.count)) % endpoints.count }
         self.credentials = credentials
         self.timeout = max(1, timeout.rounded(.up))
         let configuration = URLSessionConfiguration.ephemeral
@@ -65,18 +68,29 @@ public final class EtcdClient: Sendable {
         return try Self.keyValues(answer["kvs"])
     }
 
+    /// The names of at most `limit` keys under `prefix` (no values), in key order.
+    public func keys(prefix: String, limit: Int = 10_000) async throws(EtcdError) -> [String] {
+        let answer = try await call("v3/kv/range", [
+            "key": ProtoJSON.base64(prefix), "range_end": ProtoJSON.base64(ProtoJSON.prefixEnd(prefix)),
+            "keys_only": true, "limit": String(limit),
+        ])
+        return try Self.keyValues(answer["kvs"]).map(\.key)
+    }
+
     public func put(_ put: EtcdPut) async throws(EtcdError) {
         _ = try await call("v3/kv/put", Self.putBody(put))
     }
 
     /// Applies `puts` only if every comparison holds (`succeeded`, omitted when false), at the answer's revision.
-    public func txn(when compares: [EtcdCreateRevisionEquals], then puts: [EtcdPut]) async throws(EtcdError) -> EtcdTxnResult {
+    /// `deletes`: keys deleted in the same transaction, after the puts.
+    public func txn(when compares: [EtcdCreateRevisionEquals], then puts: [EtcdPut], deletes: [String] = []) async throws(EtcdError) -> EtcdTxnResult {
         let body: ProtoJSON.Object = [
             "compare": compares.map { compare -> ProtoJSON.Object in
                 ["key": ProtoJSON.base64(compare.key), "target": "CREATE", "result": "EQUAL",
                  "create_revision": ProtoJSON.int64String(compare.revision)]
             },
-            "success": puts.map { ["request_put": Self.putBody($0)] },
+            "success": puts.map { ["request_put": Self.putBody($0)] }
+                + deletes.map { ["request_delete_range": ["key": ProtoJSON.base64($0)] as ProtoJSON.Object] },
         ]
         let answer = try await call("v3/kv/txn", body)
         let header = answer["header"] as? ProtoJSON.Object ?? [:]

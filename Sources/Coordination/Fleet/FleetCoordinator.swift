@@ -18,6 +18,10 @@ public final class FleetCoordinator: Sendable {
     let log: @Sendable (String) -> Void
     /// How often the fleet is read (followers see a new pointer within this).
     let interval: Double
+    /// In an empty fleet (no pointer, no leader: new, or etcd rebuilt from nothing) a member campaigns only after
+    /// it has been registered this long (default a lease), so every member's record, version and live flag is
+    /// there to be compared and only the member with the newest live data leads.
+    let emptyFleetWait: Double
     private let state: Mutex<State>
 
     struct State {
@@ -25,16 +29,20 @@ public final class FleetCoordinator: Sendable {
         var status = FleetStatus()
         var nextKeepAlive: Double = 0
         var registered: MemberRecord?
+        /// When this member's record was first written under the current lease.
+        var registeredAt: Double?
         /// A lease we gave up while etcd may still hold it (so the leader key it carries is deleted at once).
         var leaseToRevoke: Int64?
         var lastLeaderEpoch: Int64 = 0
         /// The pointer this member last published while leading: any other pointer read while leading was written
         /// by someone else and is rewritten.
         var ownPointer: DatasetPointer?
+        /// When the etcd's other fleets are looked at next (`FleetNeighbours`).
+        var nextNeighbourCheck: Double = 0
     }
 
     public init(
-        settings: FleetSettings, member: any FleetMember, client: EtcdClient? = nil, interval: Double = 0.5,
+        settings: FleetSettings, member: any FleetMember, client: EtcdClient? = nil, interval: Double = 0.5, emptyFleetWait: Double? = nil,
         monotonic: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
         wall: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -43,6 +51,7 @@ public final class FleetCoordinator: Sendable {
         self.client = client ?? EtcdClient(endpoints: settings.endpoints, credentials: settings.credentials, timeout: settings.requestTimeout)
         self.member = member
         self.interval = interval
+        self.emptyFleetWait = emptyFleetWait ?? Double(settings.leaseSeconds)
         self.monotonic = monotonic
         self.wall = wall
         self.log = log
@@ -93,12 +102,23 @@ public final class FleetCoordinator: Sendable {
                 }
             }
         }
-        let lease = state.withLock { state -> Int64? in
+        let (lease, leadingEpoch) = state.withLock { state -> (Int64?, Int64?) in
             let lease = state.election.lease ?? state.leaseToRevoke
+            let epoch = state.election.role == .leader ? state.election.epoch : nil
             _ = state.election.dropLease()
-            return lease
+            return (lease, epoch)
         }
+        // Resign as etcd's own `Resign` does: delete the leader key only while it is still ours, so a member that
+        // already leads in our place is never deposed by our shutdown; the revoke then takes the rest.
+        if let leadingEpoch { await resign(epoch: leadingEpoch) }
         if let lease { try? await client.revoke(lease) }
+    }
+
+    /// Deletes the leader key if its create_revision is still `epoch`; returns whether it did.
+    @discardableResult
+    func resign(epoch: Int64) async -> Bool {
+        let result = try? await client.txn(when: [EtcdCreateRevisionEquals(key: keys.leader, revision: epoch)], then: [], deletes: [keys.leader])
+        return result?.succeeded == true
     }
 
     /// One round as the tests drive it: renew or obtain the lease, then `round()`.
@@ -123,6 +143,24 @@ public final class FleetCoordinator: Sendable {
         await campaignIfDue(view)
         await publishIfDue(view)
         await register()
+        await checkNeighbours(view)
+    }
+
+    /// Once registered, then every `neighbourInterval` seconds: a whole-etcd key listing is not for every round.
+    static let neighbourInterval: Double = 60
+
+    private func checkNeighbours(_ view: FleetView) async {
+        let now = monotonic()
+        guard state.withLock({ $0.registered != nil && now >= $0.nextNeighbourCheck }) else { return }
+        state.withLock { $0.nextNeighbourCheck = now + Self.neighbourInterval }
+        guard let keys = try? await client.keys(prefix: "/") else { return }
+        let members = Set(view.members.keys).union([settings.memberName]).count
+        let warnings = FleetNeighbours.warnings(fleet: settings.fleet, keys: keys, ownMembers: members)
+        let new = state.withLock { state -> [String] in
+            defer { state.status.warnings = warnings }
+            return warnings.filter { !state.status.warnings.contains($0) }
+        }
+        for warning in new { log("fleet: WARNING \(warning)") }
     }
 
     // MARK: - Lease
@@ -137,6 +175,7 @@ public final class FleetCoordinator: Sendable {
                     state.election.granted(lease: granted.id, ttl: granted.ttl, sentAt: sentAt)
                     state.nextKeepAlive = sentAt + Double(granted.ttl) / 3
                     state.registered = nil
+                    state.registeredAt = nil
                 }
                 etcdOK()
                 return true
@@ -214,13 +253,30 @@ public final class FleetCoordinator: Sendable {
             return
         }
         let held = member.heldVersion
+        let now = monotonic()
+        if view.pointer == nil, emptyFleetWait > 0 {
+            let registeredAt = state.withLock { $0.registeredAt }
+            guard let registeredAt, now - registeredAt >= emptyFleetWait else {
+                state.withLock { $0.status.waiting = "not campaigning yet: an empty fleet waits \(Int(emptyFleetWait)) s for every member to register" }
+                return
+            }
+        }
         let publisherRegistered = view.pointer.map {
             CampaignRule.publisherRegistered(pointerURL: $0.url, memberURLs: view.members.values.map(\.url))
         } ?? false
+        let others = view.members.filter { $0.key != settings.memberName }.values
+        // A member with live data is compared with the others holding live data (or not saying): a higher version
+        // of samples does not outrank it.
+        let rivals = view.members.values.filter { !member.holdsLiveData || $0.live != false }.map(\.version)
         guard CampaignRule.mayCampaign(
-            holding: held, published: view.pointer?.version, publisherRegistered: publisherRegistered,
-            members: view.members.values.map(\.version))
+            holding: held, holdsLive: member.holdsLiveData, published: view.pointer?.version, publishedLive: view.pointer?.live == true,
+            publisherRegistered: publisherRegistered, members: rivals,
+            liveMembers: others.contains { $0.live == true })
         else {
+            if !member.holdsLiveData, view.pointer?.live == true || others.contains(where: { $0.live == true }) {
+                state.withLock { $0.status.waiting = "not campaigning: holds only sample data while the fleet has held live data" }
+                return
+            }
             let behind = view.pointer.map { publisherRegistered ? "v\($0.version) is published" : "a member holds a newer version (the publisher of v\($0.version) is gone)" } ?? "a member holds a newer version"
             state.withLock { $0.status.waiting = "not campaigning: holds v\(held) while \(behind)" }
             return
@@ -293,11 +349,16 @@ public final class FleetCoordinator: Sendable {
     private func register() async {
         let (lease, role, epoch, registered) = state.withLock { ($0.election.lease, $0.election.role, $0.status.epoch, $0.registered) }
         guard let lease else { return }
-        let record = MemberRecord(url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue)
+        let record = MemberRecord(
+            url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue, live: member.holdsLiveData)
         guard record != registered else { return }
         do {
             try await client.put(EtcdPut(key: keys.member(settings.memberName), value: FleetJSON.encode(record), lease: lease))
-            state.withLock { $0.registered = record }
+            let now = monotonic()
+            state.withLock { state in
+                state.registered = record
+                if state.registeredAt == nil { state.registeredAt = now }
+            }
         } catch {
             etcdFailed(error)
         }

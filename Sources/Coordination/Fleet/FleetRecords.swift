@@ -16,6 +16,8 @@ public struct DatasetPointer: Codable, Equatable, Sendable {
     /// `PETTY_FLEET_SECRET` (hex), when the publisher has the secret; never the secret itself.
     public var sha256: String?
     public var signature: String?
+    /// Whether the publisher held live data (not only the bundled samples): the fleet has held live data since.
+    public var live: Bool?
 
     public init(version: UInt64, epoch: Int64, url: String, checksum: String, asOf: String?, publishedMillis: Int64? = nil) {
         self.version = version
@@ -30,7 +32,7 @@ public struct DatasetPointer: Codable, Equatable, Sendable {
         case version, epoch, url, checksum
         case asOf = "as_of"
         case publishedMillis = "published_ms"
-        case sha256, signature
+        case sha256, signature, live
     }
 
     public var publishedInstant: Date? { publishedMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
@@ -42,6 +44,8 @@ public struct MemberRecord: Codable, Equatable, Sendable {
     public var version: UInt64
     public var epoch: Int64
     public var role: String
+    /// Holds live data (nil from members before this was recorded).
+    public var live: Bool?
 }
 
 /// `/<fleet>/leader`: who leads (the key's create_revision is the epoch).

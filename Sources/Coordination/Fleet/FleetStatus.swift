@@ -21,6 +21,8 @@ public struct FleetStatus: Equatable, Sendable {
     public var clockSkew: Double?
     /// The registered members' advertised URLs, as last read.
     public var memberURLs: [String] = []
+    /// Other fleets in the etcd that look like a typo of this one, or this member alone beside them.
+    public var warnings: [String] = []
 
     public init() {}
 }
