@@ -253,3 +253,27 @@ extension FleetCoordinatorTests {
         #expect(etcd.entry("/t/leader") == nil)
     }
 }
+
+extension FleetCoordinatorTests {
+    /// etcd rebuilt from nothing (its keys gone, revisions restarted): a new generation, in which epochs start
+    /// afresh; a new leader adopts the highest id mark any registered member reports, `/ids` being gone.
+    @Test func aRebuiltEtcdStartsANewGenerationAndTheLeaderAdoptsTheMembersIDMarks() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+        etcd.put("/t/dataset", #"{"version":9,"epoch":2,"url":"http://z:1/internal/v1/dataset","checksum":"fnv1a64:1"}"#)
+        let member = Member()
+        member.version.withLock { $0 = 9 }
+        let b = coordinator(etcd, name: "b", member: member)
+        await b.cycle()
+        #expect(b.status.generation == 0)
+        etcd.delete("/t/leader")
+        etcd.delete("/t/dataset")
+        etcd.put("/t/members/y:1", #"{"url":"http://y:1","version":3,"epoch":0,"role":"follower","ids":900}"#)
+        await b.cycle()
+        #expect(b.status.generation == 1)
+        #expect(b.mayAct())
+        #expect(member.adopted.withLock { $0 } == 900, "the highest mark a registered member reports")
+        #expect(etcd.value("/t/members/b:8080")?.contains("\"ids\":40") == true, "members register their own mark")
+    }
+}

@@ -49,6 +49,9 @@ final class FleetCopier: Sendable {
 
     var status: State { state.withLock { $0 } }
 
+    /// A new fleet generation (etcd rebuilt): the held epoch belongs to the old one and orders nothing now.
+    func forgetEpoch() { state.withLock { $0.epoch = 0 } }
+
     func invalidate() { downloader.invalidate() }
 
     func copy(_ pointer: DatasetPointer) async -> Outcome {

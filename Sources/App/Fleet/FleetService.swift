@@ -92,7 +92,13 @@ final class FleetService: Service {
         var schedule = CopySchedule(ownURL: member.datasetURL, maximumDelay: Double(coordinator.settings.leaseSeconds))
         var lastFailure: String?
         var saidOwn: DatasetPointer?
+        var generation = 0
         while !Task.isCancelled {
+            if coordinator.status.generation != generation {
+                generation = coordinator.status.generation
+                copier.forgetEpoch()
+                schedule = CopySchedule(ownURL: member.datasetURL, maximumDelay: Double(coordinator.settings.leaseSeconds))
+            }
             observeLag()
             if !coordinator.mayAct(), let pointer = coordinator.status.published {
                 switch schedule.decision(for: pointer, at: monotonic()) {

@@ -19,7 +19,12 @@ public final class EtcdClient: Sendable {
         var preferred = 0
         /// nil: not authenticated yet; "": etcd said auth is not enabled.
         var token: String?
+        /// The `cluster_id` of the last answer's header: a new value is an etcd rebuilt from nothing.
+        var clusterID: String?
     }
+
+    /// The cluster id etcd last answered with (nil before any answer).
+    public var clusterID: String? { state.withLock { $0.clusterID } }
 
     /// Calls start at `firstEndpoint`, by default a random one: a fleet's members spread over the endpoints
     /// instead of all loading the first in the list.
@@ -128,7 +133,11 @@ public final class EtcdClient: Sendable {
             let index = (first + offset) % endpoints.count
             do {
                 let answer = try await authenticatedCall(endpoints[index], path, body)
-                state.withLock { $0.preferred = index }
+                let cluster = ((answer["header"] as? ProtoJSON.Object) ?? ((answer["result"] as? ProtoJSON.Object)?["header"] as? ProtoJSON.Object))?["cluster_id"]
+                state.withLock { state in
+                    state.preferred = index
+                    if let cluster = cluster.map({ "\($0)" }), !cluster.isEmpty { state.clusterID = cluster }
+                }
                 return answer
             } catch {
                 guard case .unreachable(let why) = error else { throw error }

@@ -39,6 +39,9 @@ public final class FleetCoordinator: Sendable {
         var ownPointer: DatasetPointer?
         /// When the etcd's other fleets are looked at next (`FleetNeighbours`).
         var nextNeighbourCheck: Double = 0
+        var clusterID: String?
+        /// Whether the fleet's keys were seen (a pointer or a leader) since the generation began.
+        var sawFleet = false
     }
 
     public init(
@@ -138,6 +141,7 @@ public final class FleetCoordinator: Sendable {
         }
         etcdOK()
         let view = FleetView(kvs, keys: keys)
+        noteGeneration(view)
         member.adopt(idMark: view.ids)
         observe(view)
         await campaignIfDue(view)
@@ -213,6 +217,26 @@ public final class FleetCoordinator: Sendable {
             // Not found: etcd already let it expire.
             if case .server = error { state.withLock { if $0.leaseToRevoke == lease { $0.leaseToRevoke = nil } } }
         }
+    }
+
+    /// A new generation when etcd's cluster id changed, or when the pointer and the leader key are both gone
+    /// after having been seen: etcd was rebuilt (or the keys deleted), and its revisions, hence epochs, restarted.
+    private func noteGeneration(_ view: FleetView) {
+        let cluster = client.clusterID
+        let bumped = state.withLock { state -> String? in
+            var why: String?
+            if let cluster, let known = state.clusterID, cluster != known { why = "etcd's cluster id changed (\(known) -> \(cluster))" }
+            if cluster != nil { state.clusterID = cluster }
+            if view.pointer == nil, view.leader == nil, state.sawFleet { why = why ?? "the fleet's keys are gone" }
+            if view.pointer != nil || view.leader != nil { state.sawFleet = true }
+            guard let why else { return nil }
+            state.sawFleet = view.pointer != nil || view.leader != nil
+            state.status.generation += 1
+            state.lastLeaderEpoch = 0
+            state.ownPointer = nil
+            return why
+        }
+        if let bumped { log("fleet: new generation: \(bumped); epochs start afresh") }
     }
 
     // MARK: - Election
@@ -305,9 +329,10 @@ public final class FleetCoordinator: Sendable {
             }
             if change == nil { state.withLock { $0.leaseToRevoke = lease } }  // won too late: give the key back
             handle(change)
-            // The mark left by earlier leaders is read again before any id is issued.
-            if change != nil, let kvs = try? await client.range(prefix: keys.ids) {
-                member.adopt(idMark: FleetView(kvs, keys: keys).ids)
+            // The mark left by earlier leaders, and every registered member's, are read again before any id is issued.
+            if change != nil, let kvs = try? await client.range(prefix: keys.root) {
+                let fresh = FleetView(kvs, keys: keys)
+                member.adopt(idMark: max(fresh.ids, fresh.members.values.compactMap(\.ids).max() ?? 0))
             }
         } catch {
             etcdFailed(error)
@@ -350,7 +375,8 @@ public final class FleetCoordinator: Sendable {
         let (lease, role, epoch, registered) = state.withLock { ($0.election.lease, $0.election.role, $0.status.epoch, $0.registered) }
         guard let lease else { return }
         let record = MemberRecord(
-            url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue, live: member.holdsLiveData)
+            url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue, live: member.holdsLiveData,
+            ids: member.idMark)
         guard record != registered else { return }
         do {
             try await client.put(EtcdPut(key: keys.member(settings.memberName), value: FleetJSON.encode(record), lease: lease))

@@ -46,6 +46,9 @@ public struct MemberRecord: Codable, Equatable, Sendable {
     public var role: String
     /// Holds live data (nil from members before this was recorded).
     public var live: Bool?
+    /// The highest station id this member knows was issued: a new leader adopts the fleet-wide maximum, so ids
+    /// are never reused even when etcd's `/ids` went with a rebuilt etcd.
+    public var ids: Int64?
 }
 
 /// `/<fleet>/leader`: who leads (the key's create_revision is the epoch).
