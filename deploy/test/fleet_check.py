@@ -74,6 +74,7 @@ class Etcd:
         self.peer = [free_port() for _ in range(3)]
         self.live = [None, None, None]
         self.token = None
+        self.cluster_token = "fleet-check"
 
     def endpoints(self):
         return ",".join(f"http://127.0.0.1:{p}" for p in self.client)
@@ -86,7 +87,7 @@ class Etcd:
             "--advertise-client-urls", f"http://127.0.0.1:{self.client[i]}",
             "--listen-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
             "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
-            "--initial-cluster", cluster, "--initial-cluster-token", "fleet-check", "--initial-cluster-state", "new",
+            "--initial-cluster", cluster, "--initial-cluster-token", self.cluster_token, "--initial-cluster-state", "new",
         ], log=self.work / f"etcd{i}.log")
 
     def last_words(self):
@@ -201,7 +202,7 @@ class Fleet:
         self.nginx = None
         self.secret = None
 
-    def start(self, i, password=ROOT_PASSWORD, port=None, name=None, secret=None, shift=0):
+    def start(self, i, password=ROOT_PASSWORD, port=None, name=None, secret=None, shift=0, fleet=FLEET):
         """`secret` overrides the fleet's PETTY_FLEET_SECRET (`self.secret`); `shift` moves this member's clock by
         that many seconds beyond the fleet's libfaketime offset."""
         port = port or self.ports[i]
@@ -216,7 +217,7 @@ class Fleet:
                "PETTY_NSW_BASE_URL": f"{self.nsw.url}/{name}", "PETTY_NSW_API_KEY": "fleet-key",
                "PETTY_NSW_API_SECRET": "fleet-secret", "PETTY_NSW_POLL_SECONDS": "60",
                "PETTY_PROVIDER_TIMEOUT_SECONDS": "5", "PETTY_ETCD_ENDPOINTS": self.etcd.endpoints(),
-               "PETTY_ETCD_USERNAME": "root", "PETTY_ETCD_PASSWORD": password, "PETTY_FLEET": FLEET,
+               "PETTY_ETCD_USERNAME": "root", "PETTY_ETCD_PASSWORD": password, "PETTY_FLEET": fleet,
                "PETTY_ADVERTISE_URL": f"http://127.0.0.1:{port}", "PETTY_LEASE_SECONDS": str(LEASE),
                # The environment, not `serve` flags: under libfaketime the Swift runtime sees an empty argv.
                "PETTY_PORT": str(port), "PETTY_DATA_DIR": str(self.work / f"data-{name}"),
@@ -682,8 +683,20 @@ def round_two(results, fleet, etcd, fake, nsw, reader, timings):
     wait_for(60, lambda: all(fleet.health(i) for i in shifted), 0.3)
     restarted = time.monotonic()
     start_version = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0)
-    moved = wait_for(180, lambda: json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0) > start_version, 1)
-    ok, versions, published = settled(fleet, LEASE)
+    moved = wait_for(180, lambda: json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0) > start_version, 0.2)
+    # Within a lease of the latest publication (the leader may publish again while followers copy).
+    published_at, seen = time.monotonic(), None
+    ok = False
+    while time.monotonic() - published_at <= LEASE:
+        current = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version")
+        if current != seen:
+            seen, published_at = current, time.monotonic() if seen is not None else published_at
+        if {fleet.version(i) for i in range(3)} == {current}:
+            ok = True
+            break
+        time.sleep(0.2)
+    took = time.monotonic() - published_at
+    versions, published = [fleet.version(i) for i in range(3)], seen
     skews = [fleet.coordination(i).get("clock_skew_seconds") for i in shifted]
     results.check(f"R4. members at -1 h and +1 h: one dataset fleet-wide within a lease of a new publication",
                   moved and ok, f"new publication: {moved}; versions {versions}, pointer v{published}")
@@ -691,11 +704,73 @@ def round_two(results, fleet, etcd, fake, nsw, reader, timings):
                   all(s is not None for s in skews) and abs(skews[0] - 3600) < 5 and abs(skews[1] + 3600) < 5, f"skews {skews}")
     gauge = metric(fleet, shifted[0], "petty_fleet_clock_skew_seconds")
     results.check("R4. ... and in /metrics (petty_fleet_clock_skew_seconds)", gauge is not None and abs(gauge - 3600) < 5, f"{gauge}")
-    timings["R4"] = (f"v{published} on every member {time.monotonic() - restarted:.0f} s after the restart at -1 h/+1 h; "
+    timings["R4"] = (f"v{published} on every member {took:.1f} s after its publication ({time.monotonic() - restarted:.0f} s after the restart at -1 h/+1 h); "
                      f"skews {skews}")
     for i in shifted:
         fleet.kill(i, signal.SIGTERM)
         fleet.live[i] = fleet.start(i)
+
+
+def round_two_rebuild(results, fleet, etcd, timings):
+    """R5 and R6: a typo'd fleet name is warned; etcd wiped and rebuilt as a new cluster while a member holding only
+    samples comes back: it never leads, no member's version goes backwards, every member follows the new cluster."""
+    typo_port = free_port()
+    typo = fleet.start(0, port=typo_port, name="typo", fleet=FLEET.capitalize())
+    wait_for(60, lambda: fleet.health(None, port=typo_port) is not None, 0.3)
+    began = time.monotonic()
+    warned = wait_for(30, lambda: ((fleet.health(None, port=typo_port) or {}).get("coordination") or {}).get("warnings"), 0.5)
+    warnings = ((fleet.health(None, port=typo_port) or {}).get("coordination") or {}).get("warnings") or []
+    results.check(f"R5. PETTY_FLEET={FLEET.capitalize()} beside the fleet {FLEET}: warned in /health within 30 s",
+                  bool(warned) and any(f"'{FLEET}'" in w for w in warnings), f"{warnings}")
+    timings["R5"] = f"warned {time.monotonic() - began:.1f} s after it answered: {warnings[:1]}"
+    fleet.procs.stop(typo)
+
+    leader = one_leader(fleet, LEASE + 10)
+    ok, _, _ = settled(fleet, 30)
+    stale = next(i for i in range(3) if i != leader)
+    ids_before = int(etcd.get(f"/{FLEET}/ids")[0] or 0)
+    fleet.kill(stale, signal.SIGTERM)
+    shutil.rmtree(fleet.work / f"data-m{stale}", ignore_errors=True)
+    live = [i for i in range(3) if i != stale]
+    before = {i: fleet.version(i) for i in live}
+    for i in range(3):
+        etcd.kill(i)
+        shutil.rmtree(etcd.work / f"etcd{i}", ignore_errors=True)
+    etcd.cluster_token = "fleet-check-rebuilt"
+    etcd.token = None  # the old cluster's token: the new one stalls on it
+    for i in range(3):
+        etcd.start(i)
+    up = wait_for(60, lambda: all(etcd.ready(i) for i in range(3)), 0.3)
+    problem = etcd.enable_auth() if up else "etcd did not answer"
+    rebuilt = time.monotonic()
+    fleet.live[stale] = fleet.start(stale)
+    backwards, stale_led = [], []
+    deadline = rebuilt + 4 * LEASE + 20
+    followed = None
+    while time.monotonic() < deadline:
+        for i in live:
+            version = fleet.version(i)
+            if 0 <= version < before[i]:
+                backwards.append((i, before[i], version))
+        if fleet.coordination(stale).get("role") == "leader":
+            stale_led.append(time.monotonic() - rebuilt)
+        pointer = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+        if followed is None and pointer and {fleet.version(i) for i in range(3)} == {pointer.get("version")}:
+            followed = time.monotonic() - rebuilt
+        time.sleep(0.5)
+    pointer = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+    ids_after = int(etcd.get(f"/{FLEET}/ids")[0] or 0)
+    generations = [fleet.coordination(i).get("epoch") for i in range(3)]
+    results.check("R6. etcd wiped and rebuilt as a new cluster (auth re-enabled)", up and problem is None, problem or "")
+    results.check("R6. ... the member back with only samples never leads", not stale_led, f"led at {stale_led[:3]} s")
+    results.check("R6. ... no member's version goes backwards", not backwards, f"{backwards[:3]}")
+    results.check(f"R6. ... every member serves the new cluster's pointer within 4 leases + 20 s",
+                  followed is not None, f"pointer {pointer.get('version')}@{pointer.get('epoch')}, versions "
+                  f"{[fleet.version(i) for i in range(3)]}, before {before}")
+    results.check("R6. ... the id mark survives the rebuild (ids never reused)", ids_after >= ids_before,
+                  f"/ids before {ids_before}, after {ids_after}")
+    timings["R6"] = (f"followed after {followed if followed is None else round(followed, 1)} s; pointer "
+                     f"v{pointer.get('version')} epoch {pointer.get('epoch')}; epochs {generations}; ids {ids_before} -> {ids_after}")
 
 
 def failover_runs(fleet, fake, runs=5):
@@ -791,6 +866,7 @@ def main():
                 results.check("failover: 5 kill -9 runs measured", ok, f"{len(rows)} runs")
             elif second:
                 round_two(results, fleet, etcd, fake, nsw, reader, timings)
+                round_two_rebuild(results, fleet, etcd, timings)
             else:
                 scenarios(results, fleet, etcd, fake, nsw, reader, timings)
         finally:

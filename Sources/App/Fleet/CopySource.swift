@@ -23,7 +23,11 @@ struct CopySource {
         if url.user != nil || url.password != nil { return "the pointer's URL carries credentials (not contacted)" }
         guard pointer.epoch == leaderEpoch, let leaderURL,
               CampaignRule.publisherRegistered(pointerURL: pointer.url, memberURLs: [leaderURL])
-        else { return "the pointer (epoch \(pointer.epoch)) is not the current leader's (epoch \(leaderEpoch)); not contacted" }
+        else {
+            return pointer.epoch == leaderEpoch
+                ? "the pointer's URL is not under the leader's advertised \(CopySource.redacted(leaderURL ?? "(none)")); not contacted"
+                : "the pointer (epoch \(pointer.epoch)) is not the current leader's (epoch \(leaderEpoch)); not contacted"
+        }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let byAddress = IPAddress(bare).map { address in allowed.contains { $0.contains(address) } } ?? false
         let byMember = memberURLs.contains { URLComponents(string: $0)?.host?.lowercased() == host.lowercased() }

@@ -144,6 +144,9 @@ public final class EtcdClient: Sendable {
                 failures.append("\(endpoints[index].absoluteString) \(why)")
             }
         }
+        // A token of a cluster that is gone (etcd rebuilt) is not refused: etcd waits for its raft index to catch up
+        // with the token's until the call times out. Timing out everywhere, the next call authenticates afresh.
+        if credentials != nil { state.withLock { $0.token = nil } }
         throw .unreachable(failures.joined(separator: "; "))
     }
 
