@@ -10,6 +10,7 @@ the run starts, and the fakes date their feeds by that shifted clock: scenario 6
 (never skipped: a member clock outside the window fails it). etcd, nginx and the checker keep the real clock.
 
     fleet_check.py             the seven scenarios of the issue's "How it is checked"
+    fleet_check.py --load=3,5  the fleet benchmark row: etcd requests and bytes per second at idle, per fleet size
     fleet_check.py --round2    issue 46's scenarios: etcd-writer attacks, the wrong PETTY_FLEET_SECRET (stuck and
                                degraded), a pointer naming a member's own URL, members at -1 h and +1 h
     fleet_check.py --failover  the Benchmarks `failover` row: kill -9 the leader 5 times, median seconds to the
@@ -773,6 +774,40 @@ def round_two_rebuild(results, fleet, etcd, timings):
                      f"v{pointer.get('version')} epoch {pointer.get('epoch')}; epochs {generations}; ids {ids_before} -> {ids_after}")
 
 
+def etcd_load(etcd):
+    """(requests, bytes) etcd has handled so far, summed over its members (gRPC counters: the JSON gateway's calls
+    go through them too)."""
+    requests = volume = 0.0
+    for port in etcd.client:
+        reply = http_get(f"http://127.0.0.1:{port}/metrics", timeout=5)
+        text = reply.body.decode(errors="replace") if reply.body else ""
+        for line in text.splitlines():
+            if line.startswith("grpc_server_handled_total{"):
+                requests += float(line.rsplit(" ", 1)[1])
+            elif line.startswith(("etcd_network_client_grpc_received_bytes_total", "etcd_network_client_grpc_sent_bytes_total")):
+                volume += float(line.rsplit(" ", 1)[1])
+    return requests, volume
+
+
+def load_rows(results, fleet, etcd, sizes, seconds=30):
+    """The fleet benchmark row: etcd requests and bytes per second at idle (no dataset change), per fleet size."""
+    rows = []
+    for size in sizes:
+        procs = [fleet.start(0, port=free_port(), name=f"load{size}-{k}") for k in range(size - 3)]
+        time.sleep(max(20, 3 * LEASE))
+        r0, b0 = etcd_load(etcd)
+        time.sleep(seconds)
+        r1, b1 = etcd_load(etcd)
+        per_second = ((r1 - r0) / seconds, (b1 - b0) / seconds)
+        rows.append((size, *per_second))
+        note(f"{size} members at idle: {per_second[0]:.1f} etcd requests/s, {per_second[1] / 1024:.1f} KiB/s "
+             f"({per_second[0] / size:.2f} requests/s per member)")
+        for proc in procs:
+            fleet.procs.stop(proc)
+    results.check(f"etcd load measured at idle for {', '.join(map(str, sizes))} members", len(rows) == len(sizes), f"{rows}")
+    return rows
+
+
 def failover_runs(fleet, fake, runs=5):
     rows = []
     for n in range(runs):
@@ -800,6 +835,7 @@ def main():
     raise_on_signals()
     failover = "--failover" in sys.argv
     second = "--round2" in sys.argv
+    load = next(([int(n) for n in a.split("=", 1)[1].split(",")] for a in sys.argv if a.startswith("--load=")), None)
     results = Results()
     work = Path(tempfile.mkdtemp(prefix="petty-fleet."))
     procs = Processes()
@@ -864,6 +900,9 @@ def main():
                     note(f"failover (lease {LEASE} s), median of {len(rows)}: first provider call {poll:.2f} s, "
                          f"every member serving the new version {serve:.2f} s")
                 results.check("failover: 5 kill -9 runs measured", ok, f"{len(rows)} runs")
+            elif load:
+                one_leader(fleet, 60)
+                load_rows(results, fleet, etcd, sorted(load))
             elif second:
                 round_two(results, fleet, etcd, fake, nsw, reader, timings)
                 round_two_rebuild(results, fleet, etcd, timings)

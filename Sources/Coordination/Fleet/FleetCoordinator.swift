@@ -22,7 +22,7 @@ public final class FleetCoordinator: Sendable {
     /// it has been registered this long (default a lease), so every member's record, version and live flag is
     /// there to be compared and only the member with the newest live data leads.
     let emptyFleetWait: Double
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     struct State {
         var election = Election()
@@ -117,13 +117,6 @@ public final class FleetCoordinator: Sendable {
         if let lease { try? await client.revoke(lease) }
     }
 
-    /// Deletes the leader key if its create_revision is still `epoch`; returns whether it did.
-    @discardableResult
-    func resign(epoch: Int64) async -> Bool {
-        let result = try? await client.txn(when: [EtcdCreateRevisionEquals(key: keys.leader, revision: epoch)], then: [], deletes: [keys.leader])
-        return result?.succeeded == true
-    }
-
     /// One round as the tests drive it: renew or obtain the lease, then `round()`.
     public func cycle() async {
         tick()
@@ -148,23 +141,6 @@ public final class FleetCoordinator: Sendable {
         await publishIfDue(view)
         await register()
         await checkNeighbours(view)
-    }
-
-    /// Once registered, then every `neighbourInterval` seconds: a whole-etcd key listing is not for every round.
-    static let neighbourInterval: Double = 60
-
-    private func checkNeighbours(_ view: FleetView) async {
-        let now = monotonic()
-        guard state.withLock({ $0.registered != nil && now >= $0.nextNeighbourCheck }) else { return }
-        state.withLock { $0.nextNeighbourCheck = now + Self.neighbourInterval }
-        guard let keys = try? await client.keys(prefix: "/") else { return }
-        let members = Set(view.members.keys).union([settings.memberName]).count
-        let warnings = FleetNeighbours.warnings(fleet: settings.fleet, keys: keys, ownMembers: members)
-        let new = state.withLock { state -> [String] in
-            defer { state.status.warnings = warnings }
-            return warnings.filter { !state.status.warnings.contains($0) }
-        }
-        for warning in new { log("fleet: WARNING \(warning)") }
     }
 
     // MARK: - Lease
@@ -217,26 +193,6 @@ public final class FleetCoordinator: Sendable {
             // Not found: etcd already let it expire.
             if case .server = error { state.withLock { if $0.leaseToRevoke == lease { $0.leaseToRevoke = nil } } }
         }
-    }
-
-    /// A new generation when etcd's cluster id changed, or when the pointer and the leader key are both gone
-    /// after having been seen: etcd was rebuilt (or the keys deleted), and its revisions, hence epochs, restarted.
-    private func noteGeneration(_ view: FleetView) {
-        let cluster = client.clusterID
-        let bumped = state.withLock { state -> String? in
-            var why: String?
-            if let cluster, let known = state.clusterID, cluster != known { why = "etcd's cluster id changed (\(known) -> \(cluster))" }
-            if cluster != nil { state.clusterID = cluster }
-            if view.pointer == nil, view.leader == nil, state.sawFleet { why = why ?? "the fleet's keys are gone" }
-            if view.pointer != nil || view.leader != nil { state.sawFleet = true }
-            guard let why else { return nil }
-            state.sawFleet = view.pointer != nil || view.leader != nil
-            state.status.generation += 1
-            state.lastLeaderEpoch = 0
-            state.ownPointer = nil
-            return why
-        }
-        if let bumped { log("fleet: new generation: \(bumped); epochs start afresh") }
     }
 
     // MARK: - Election
