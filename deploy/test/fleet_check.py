@@ -793,7 +793,11 @@ def load_rows(results, fleet, etcd, sizes, seconds=30):
     """The fleet benchmark row: etcd requests and bytes per second at idle (no dataset change), per fleet size."""
     rows = []
     for size in sizes:
-        procs = [fleet.start(0, port=free_port(), name=f"load{size}-{k}") for k in range(size - 3)]
+        ports = [free_port() for _ in range(size - 3)]
+        procs = [fleet.start(0, port=port, name=f"load{size}-{k}") for k, port in enumerate(ports)]
+        up = wait_for(300, lambda: all(fleet.health(None, port=port) for port in ports), 1)
+        if not up:
+            note(f"{size} members: not all answered within 300 s")
         time.sleep(max(20, 3 * LEASE))
         r0, b0 = etcd_load(etcd)
         time.sleep(seconds)
