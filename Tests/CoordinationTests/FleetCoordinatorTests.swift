@@ -277,3 +277,27 @@ extension FleetCoordinatorTests {
         #expect(etcd.value("/t/members/b:8080")?.contains("\"ids\":40") == true, "members register their own mark")
     }
 }
+
+extension FleetCoordinatorTests {
+    /// The member records (which grow with the fleet) are read once a lease while a leader holds the key, not
+    /// every round (issue 46 item 8).
+    @Test func memberRecordsAreReadOnceALeaseWhileALeaderHoldsTheKey() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let clock = Clock()
+        let a = coordinator(etcd, name: "a", clock: clock), b = coordinator(etcd, name: "b", clock: clock)
+        await a.cycle()
+        await b.cycle()
+        let before = etcd.state.withLock { $0.calls.filter { $0 == "kv/range" }.count }
+        for _ in 0..<10 {
+            clock.advance(0.5)
+            await b.cycle()
+        }
+        let ranges = etcd.state.withLock { $0.calls.filter { $0 == "kv/range" }.count } - before
+        #expect(ranges == 10, "one small read a round, the members not again within the lease: \(ranges)")
+        clock.advance(5)
+        await b.cycle()
+        let after = etcd.state.withLock { $0.calls.filter { $0 == "kv/range" }.count } - before
+        #expect(after == 12, "a lease on, the members once more: \(after)")
+    }
+}

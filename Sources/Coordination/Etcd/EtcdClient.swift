@@ -73,6 +73,12 @@ public final class EtcdClient: Sendable {
         return try Self.keyValues(answer["kvs"])
     }
 
+    /// Every key from `start` (included) to `end` (excluded), in key order.
+    public func range(from start: String, to end: String) async throws(EtcdError) -> [EtcdKeyValue] {
+        let answer = try await call("v3/kv/range", ["key": ProtoJSON.base64(start), "range_end": ProtoJSON.base64(end)])
+        return try Self.keyValues(answer["kvs"])
+    }
+
     /// The names of at most `limit` keys under `prefix` (no values), in key order.
     public func keys(prefix: String, limit: Int = 10_000) async throws(EtcdError) -> [String] {
         let answer = try await call("v3/kv/range", [

@@ -40,6 +40,9 @@ public final class FleetCoordinator: Sendable {
         /// When the etcd's other fleets are looked at next (`FleetNeighbours`).
         var nextNeighbourCheck: Double = 0
         var clusterID: String?
+        /// The member records as last read, and when they are read again.
+        var memberKVs: [EtcdKeyValue] = []
+        var nextMembersRead: Double = 0
         /// Whether the fleet's keys were seen (a pointer or a leader) since the generation began.
         var sawFleet = false
     }
@@ -126,12 +129,30 @@ public final class FleetCoordinator: Sendable {
     }
 
     /// Reads the fleet, then campaigns, publishes or registers as due.
+    /// Each round reads the keys before `members/` (leader, pointer, ids: a few hundred bytes whatever the fleet's
+    /// size); the member records, which grow with it, only when the leader key is absent (a campaign compares
+    /// them) and otherwise once a lease, so a fleet's read volume grows with its size, not with its square.
     func round() async {
-        let kvs: [EtcdKeyValue]
-        do { kvs = try await client.range(prefix: keys.root) } catch {
+        var kvs: [EtcdKeyValue]
+        do { kvs = try await client.range(from: keys.root, to: keys.membersPrefix) } catch {
             etcdFailed(error)
             return
         }
+        let now = monotonic()
+        let leaderAbsent = !kvs.contains { $0.key == keys.leader }
+        if leaderAbsent || state.withLock({ now >= $0.nextMembersRead }) {
+            do {
+                let members = try await client.range(prefix: keys.membersPrefix)
+                state.withLock { state in
+                    state.memberKVs = members
+                    state.nextMembersRead = now + Double(settings.leaseSeconds)
+                }
+            } catch {
+                etcdFailed(error)
+                return
+            }
+        }
+        kvs += state.withLock { $0.memberKVs }
         etcdOK()
         let view = FleetView(kvs, keys: keys)
         noteGeneration(view)
