@@ -31,7 +31,7 @@ let package = Package(
         // One folder per endpoint: controllers, the wire contract (DTOs, the JSON writer) and per-snapshot renders.
         .target(name: "API", dependencies: ["HTTP", "Fuel"]),
         // Wiring: configuration, commands, persistence, replication, pollers, the fleet and the application builder.
-        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination"]),
+        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination", "Crypto"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
         .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers", "TestSupport"], path: "Benchmarks/Sources/PettyBench"),
 

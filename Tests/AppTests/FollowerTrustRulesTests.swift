@@ -98,10 +98,31 @@ import Testing
         #expect(follower.version == 300 && !follower.service.status.failing)
     }
 
-    @Test func aVersionJumpIsJudgedOnBothSidesOfAMillion() {
-        let (refused, follower) = offered(healthy(100 + 1_000_001))
+    /// The bound grows with the held data's age (a second per version): the follower's clock is a day past it.
+    @Test func aVersionJumpIsJudgedOnBothSidesOfTheBoundForTheHeldDataAge() {
+        let bound = DatasetBounds.maxVersionJump(holding: Self.held.snapshot, now: Self.now)
+        let age = UInt64(Self.now.timeIntervalSince(Self.held.snapshot.changedAt!))
+        #expect(bound == DatasetBounds.baseVersionJump + age && bound < 200_000, "\(bound)")
+        let (refused, follower) = offered(healthy(100 + bound + 1))
         #expect(!refused && follower.refusals(.versionJump) == 1)
-        #expect(offered(healthy(100 + 1_000_000)).applied)
+        #expect(offered(healthy(100 + bound)).applied)
+        #expect(!offered(healthy(100 + 1_000_000)).applied, "the issue's pin: a million over day-old data")
+    }
+
+    /// A pin that got in before the bound (v1000012 on disk, every genuine dataset "behind" it) is cleared by
+    /// `Run data unpin DIR`: the data kept, version 0, and the leader's next dataset taken.
+    @Test func dataUnpinClearsAPersistedPin() throws {
+        let pinned = Harness.liveDataset(version: 1_000_012)
+        #expect(!offered(healthy(13), holding: pinned).applied, "pinned: v13 is behind v1000012")
+        let path = AppTestSupport.temporaryDirectory()
+        try DataDirectory(path: path, logger: AppTestSupport.quietLogger()).save(pinned)
+        #expect(Entrypoint.main(arguments: ["data", "unpin", path], environment: [:]) == 0)
+        let loaded = DataDirectory(path: path, logger: AppTestSupport.quietLogger()).load()
+        #expect(loaded.problems.isEmpty, "\(loaded.problems)")
+        #expect(loaded.dataset.snapshot.version == 0 && loaded.dataset.snapshot.entries == pinned.snapshot.entries)
+        let (applied, follower) = offered(healthy(13), holding: loaded.dataset)
+        #expect(applied && follower.version == 13)
+        #expect(try CommandLineParser.parse(["data", "unpin", "/a"], environment: [:]).0 == .dataUnpin(directory: "/a"))
     }
 
     @Test func aFreshFollowerTakesALongLivedLeadersVersion() {

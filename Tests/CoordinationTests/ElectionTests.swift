@@ -102,3 +102,11 @@ struct ElectionTests {
         #expect(!CampaignRule.publisherRegistered(pointerURL: "http://10.0.0.3:8080/internal/v1/dataset", memberURLs: members))
     }
 }
+
+extension ElectionTests {
+    @Test func samplesNeverLeadAFleetThatHasHeldLiveData() {
+        #expect(!CampaignRule.mayCampaign(holding: 40, holdsLive: false, published: nil, members: [40, 12], liveMembers: true))
+        #expect(!CampaignRule.mayCampaign(holding: 40, holdsLive: false, published: 9, publishedLive: true, publisherRegistered: false, members: [40]))
+        #expect(CampaignRule.mayCampaign(holding: 40, holdsLive: false, published: nil, members: [40]), "a fleet of samples only: someone must poll")
+    }
+}

@@ -9,12 +9,17 @@ struct FleetCoordinatorTests {
     final class Member: FleetMember {
         let version = Mutex<UInt64>(5)
         let adopted = Mutex<Int64>(0)
+        /// Runs between the coordinator's read of the fleet and its guarded publication.
+        let beforePublication = Mutex<(@Sendable () -> Void)?>(nil)
+        let live = Mutex(true)
         var heldVersion: UInt64 { version.withLock { $0 } }
+        var holdsLiveData: Bool { live.withLock { $0 } }
         var idMark: Int64 { 40 }
         func adopt(idMark: Int64) { adopted.withLock { $0 = max($0, idMark) } }
         func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {
             let held = heldVersion
             if let published, published.epoch == epoch, published.version >= held { return nil }
+            beforePublication.withLock { $0 }?()
             return DatasetPointer(version: held, epoch: epoch, url: "http://m/internal/v1/dataset", checksum: "fnv1a64:1", asOf: nil)
         }
     }
@@ -25,9 +30,10 @@ struct FleetCoordinatorTests {
         var read: @Sendable () -> Double { { self.now.withLock { $0 } } }
     }
 
-    func coordinator(_ etcd: FakeEtcd, name: String, member: Member = Member(), clock: Clock = Clock()) -> FleetCoordinator {
+    /// `emptyFleetWait` 0 unless a test is about it: most tests start from an empty fleet.
+    func coordinator(_ etcd: FakeEtcd, name: String, member: Member = Member(), clock: Clock = Clock(), emptyFleetWait: Double = 0) -> FleetCoordinator {
         let settings = FleetSettings(endpoints: [etcd.url], fleet: "t", advertiseURL: URL(string: "http://\(name):8080")!, leaseSeconds: 10)
-        return FleetCoordinator(settings: settings, member: member, monotonic: clock.read)
+        return FleetCoordinator(settings: settings, member: member, emptyFleetWait: emptyFleetWait, monotonic: clock.read)
     }
 
     @Test func theFirstMemberLeadsPublishesAndAnotherDoesNot() async throws {
@@ -88,6 +94,29 @@ struct FleetCoordinatorTests {
         #expect(a.status.leaderName == "z:1")
     }
 
+    /// The fence itself: the leader read the fleet while it still held the key, then another member took the key
+    /// before the leader's publication reached etcd. The publication's compare on the epoch refuses it, and the
+    /// old leader steps down.
+    @Test func aPublicationAfterTheLeaderKeyWasReplacedIsRefused() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let member = Member()
+        let a = coordinator(etcd, name: "a", member: member)
+        await a.cycle()
+        #expect(a.mayAct())
+        let published = try #require(etcd.value("/t/dataset"))
+        member.version.withLock { $0 = 6 }
+        member.beforePublication.withLock {
+            $0 = {
+                etcd.delete("/t/leader")
+                etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+            }
+        }
+        await a.cycle()
+        #expect(etcd.value("/t/dataset") == published)
+        #expect(!a.mayAct())
+    }
+
     @Test func aMemberBehindThePublishedVersionDoesNotCampaign() async throws {
         let etcd = try FakeEtcd().start()
         defer { etcd.stop() }
@@ -129,5 +158,146 @@ struct FleetCoordinatorTests {
         #expect(!a.mayAct())
         #expect(a.status.etcd.hasPrefix("etcd authentication failed"))
         #expect(etcd.entry("/t/leader") == nil)
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// The skew is measured from a pointer that changed while watched (just published), never from one found at
+    /// start, which may be hours old.
+    @Test func theLeadersClockSkewIsMeasuredFromANewlyPublishedPointer() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+        func publish(version: Int, millis: Int64) {
+            etcd.put("/t/dataset", #"{"version":\#(version),"epoch":2,"url":"http://z:1/internal/v1/dataset","checksum":"fnv1a64:1","published_ms":\#(millis)}"#)
+        }
+        publish(version: 9, millis: Int64(now.timeIntervalSince1970 * 1000) - 7_200_000)
+        let settings = FleetSettings(endpoints: [etcd.url], fleet: "t", advertiseURL: URL(string: "http://b:8080")!, leaseSeconds: 10)
+        let b = FleetCoordinator(settings: settings, member: Member(), monotonic: Clock().read, wall: { now })
+        await b.cycle()
+        #expect(b.status.clockSkew == nil)
+        publish(version: 10, millis: Int64(now.timeIntervalSince1970 * 1000) + 3_600_000)
+        await b.cycle()
+        #expect(b.status.clockSkew == 3_600)
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// Someone with write access to the fleet's keys writes a pointer at the leader's epoch with a higher version:
+    /// the leader rewrites it with its own on its next round, and writes back only its own id mark.
+    @Test func theLeaderRewritesAPointerThatIsNotItsOwn() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let a = coordinator(etcd, name: "a")
+        await a.cycle()
+        let own = try #require(etcd.value("/t/dataset"))
+        let epoch = try #require(etcd.entry("/t/leader")).createRevision
+        etcd.put("/t/dataset", #"{"version":6,"epoch":\#(epoch),"url":"http://evil/internal/v1/dataset","checksum":"fnv1a64:e"}"#)
+        etcd.put("/t/ids", "50000000")
+        await a.cycle()
+        #expect(a.mayAct())
+        #expect(etcd.value("/t/dataset")?.contains("evil") == false, "\(etcd.value("/t/dataset") ?? "")")
+        #expect(etcd.value("/t/dataset")?.contains("\"version\":5") == true)
+        #expect(etcd.value("/t/ids") == "40")
+        await a.cycle()
+        #expect(etcd.value("/t/dataset")?.contains("\"version\":5") == true && own.contains("\"version\":5"))
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// etcd rebuilt from nothing (issue 46 item 1): nobody leads before every member had a lease to register, and
+    /// then the newest live data leads, never a member holding only samples.
+    @Test func anEmptyFleetWaitsALeaseAndSamplesNeverLeadBesideLiveData() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let clock = Clock()
+        let stale = Member(), fresh = Member()
+        stale.version.withLock { $0 = 40 }
+        stale.live.withLock { $0 = false }  // a higher version, but only the bundled samples
+        fresh.version.withLock { $0 = 12 }
+        let s = coordinator(etcd, name: "stale", member: stale, clock: clock, emptyFleetWait: 10)
+        let f = coordinator(etcd, name: "fresh", member: fresh, clock: clock, emptyFleetWait: 10)
+        await s.cycle()
+        await f.cycle()
+        #expect(!s.mayAct() && !f.mayAct(), "nobody leads an empty fleet at once")
+        #expect(s.status.waiting?.contains("empty fleet") == true)
+        clock.advance(9)
+        await s.cycle()
+        await f.cycle()
+        #expect(!s.mayAct() && !f.mayAct())
+        clock.advance(1)
+        await s.cycle()
+        #expect(!s.mayAct(), "samples never lead beside a member holding live data")
+        #expect(s.status.waiting == "not campaigning: holds only sample data while the fleet has held live data")
+        await f.cycle()
+        #expect(f.mayAct(), "\(f.status.waiting ?? "")")
+        #expect(etcd.value("/t/members/stale:8080")?.contains("\"live\":false") == true, "members say whether they hold live data")
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// Stepping down deletes the leader key only while it is still this member's (etcd's `Resign`).
+    @Test func resignDeletesTheLeaderKeyOnlyWhileItIsOurs() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let a = coordinator(etcd, name: "a")
+        await a.cycle()
+        let epoch = try #require(etcd.entry("/t/leader")).createRevision
+        etcd.delete("/t/leader")
+        etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+        #expect(await a.resign(epoch: epoch) == false)
+        #expect(etcd.value("/t/leader")?.contains("z:1") == true, "another member's key is left alone")
+        let theirs = try #require(etcd.entry("/t/leader")).createRevision
+        #expect(await a.resign(epoch: theirs))
+        #expect(etcd.entry("/t/leader") == nil)
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// etcd rebuilt from nothing (its keys gone, revisions restarted): a new generation, in which epochs start
+    /// afresh; a new leader adopts the highest id mark any registered member reports, `/ids` being gone.
+    @Test func aRebuiltEtcdStartsANewGenerationAndTheLeaderAdoptsTheMembersIDMarks() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        etcd.put("/t/leader", #"{"name":"z:1","url":"http://z:1"}"#)
+        etcd.put("/t/dataset", #"{"version":9,"epoch":2,"url":"http://z:1/internal/v1/dataset","checksum":"fnv1a64:1"}"#)
+        let member = Member()
+        member.version.withLock { $0 = 9 }
+        let b = coordinator(etcd, name: "b", member: member)
+        await b.cycle()
+        #expect(b.status.generation == 0)
+        etcd.delete("/t/leader")
+        etcd.delete("/t/dataset")
+        etcd.put("/t/members/y:1", #"{"url":"http://y:1","version":3,"epoch":0,"role":"follower","ids":900}"#)
+        await b.cycle()
+        #expect(b.status.generation == 1)
+        #expect(b.mayAct())
+        #expect(member.adopted.withLock { $0 } == 900, "the highest mark a registered member reports")
+        #expect(etcd.value("/t/members/b:8080")?.contains("\"ids\":40") == true, "members register their own mark")
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// The member records (which grow with the fleet) are read once a lease while a leader holds the key, not
+    /// every round (issue 46 item 8).
+    @Test func memberRecordsAreReadOnceALeaseWhileALeaderHoldsTheKey() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let clock = Clock()
+        let a = coordinator(etcd, name: "a", clock: clock), b = coordinator(etcd, name: "b", clock: clock)
+        await a.cycle()
+        await b.cycle()
+        let before = etcd.state.withLock { $0.calls.filter { $0 == "kv/range" }.count }
+        for _ in 0..<10 {
+            clock.advance(0.5)
+            await b.cycle()
+        }
+        let ranges = etcd.state.withLock { $0.calls.filter { $0 == "kv/range" }.count } - before
+        #expect(ranges == 10, "one small read a round, the members not again within the lease: \(ranges)")
+        clock.advance(5)
+        await b.cycle()
+        let after = etcd.state.withLock { $0.calls.filter { $0 == "kv/range" }.count } - before
+        #expect(after == 12, "a lease on, the members once more: \(after)")
     }
 }

@@ -10,6 +10,9 @@ the run starts, and the fakes date their feeds by that shifted clock: scenario 6
 (never skipped: a member clock outside the window fails it). etcd, nginx and the checker keep the real clock.
 
     fleet_check.py             the seven scenarios of the issue's "How it is checked"
+    fleet_check.py --load=3,5  the fleet benchmark row: etcd requests and bytes per second at idle, per fleet size
+    fleet_check.py --round2    issue 46's scenarios: etcd-writer attacks, the wrong PETTY_FLEET_SECRET (stuck and
+                               degraded), a pointer naming a member's own URL, members at -1 h and +1 h
     fleet_check.py --failover  the Benchmarks `failover` row: kill -9 the leader 5 times, median seconds to the
                                first provider call by the new leader and to every member serving the new version
 
@@ -72,6 +75,7 @@ class Etcd:
         self.peer = [free_port() for _ in range(3)]
         self.live = [None, None, None]
         self.token = None
+        self.cluster_token = "fleet-check"
 
     def endpoints(self):
         return ",".join(f"http://127.0.0.1:{p}" for p in self.client)
@@ -84,7 +88,7 @@ class Etcd:
             "--advertise-client-urls", f"http://127.0.0.1:{self.client[i]}",
             "--listen-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
             "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
-            "--initial-cluster", cluster, "--initial-cluster-token", "fleet-check", "--initial-cluster-state", "new",
+            "--initial-cluster", cluster, "--initial-cluster-token", self.cluster_token, "--initial-cluster-state", "new",
         ], log=self.work / f"etcd{i}.log")
 
     def last_words(self):
@@ -131,6 +135,17 @@ class Etcd:
         answer = self.call("auth/authenticate", {"name": "root", "password": ROOT_PASSWORD})
         self.token = (answer or {}).get("token")
         return None if self.token else f"authenticate: {answer}"
+
+    def put(self, key, value):
+        """Writes `key` as any holder of the fleet's keys could (root, authenticated on the member it writes to)."""
+        for i in range(3):
+            if self.live[i] is None:
+                continue
+            token = (self.call("auth/authenticate", {"name": "root", "password": ROOT_PASSWORD}, member=i) or {}).get("token")
+            answer = self.call("kv/put", {"key": b64(key), "value": b64(value)}, member=i, token=token) or {}
+            if "header" in answer:
+                return True
+        return False
 
     def get(self, key):
         """(value, create_revision) of `key`, or (None, 0). Simple tokens belong to one member (and die with it):
@@ -186,19 +201,28 @@ class Fleet:
         self.live = [None, None, None]
         self.nginx_port = free_port()
         self.nginx = None
+        self.secret = None
 
-    def start(self, i, password=ROOT_PASSWORD, port=None, name=None):
+    def start(self, i, password=ROOT_PASSWORD, port=None, name=None, secret=None, shift=0, fleet=FLEET):
+        """`secret` overrides the fleet's PETTY_FLEET_SECRET (`self.secret`); `shift` moves this member's clock by
+        that many seconds beyond the fleet's libfaketime offset."""
         port = port or self.ports[i]
         name = name or f"m{i}"
+        extra = {}
+        if secret or self.secret:
+            extra["PETTY_FLEET_SECRET"] = secret or self.secret
+        clock_env = self.clock.env()
+        if shift and "FAKETIME" in clock_env:
+            clock_env["FAKETIME"] = f"{self.clock.offset + shift:+d}"
         env = {"PETTY_PROVIDERS": "wa,nsw", "PETTY_WA_BASE_URL": f"{self.fake.url}/{name}", "PETTY_WA_POLL_SECONDS": "60",
                "PETTY_NSW_BASE_URL": f"{self.nsw.url}/{name}", "PETTY_NSW_API_KEY": "fleet-key",
                "PETTY_NSW_API_SECRET": "fleet-secret", "PETTY_NSW_POLL_SECONDS": "60",
                "PETTY_PROVIDER_TIMEOUT_SECONDS": "5", "PETTY_ETCD_ENDPOINTS": self.etcd.endpoints(),
-               "PETTY_ETCD_USERNAME": "root", "PETTY_ETCD_PASSWORD": password, "PETTY_FLEET": FLEET,
+               "PETTY_ETCD_USERNAME": "root", "PETTY_ETCD_PASSWORD": password, "PETTY_FLEET": fleet,
                "PETTY_ADVERTISE_URL": f"http://127.0.0.1:{port}", "PETTY_LEASE_SECONDS": str(LEASE),
                # The environment, not `serve` flags: under libfaketime the Swift runtime sees an empty argv.
                "PETTY_PORT": str(port), "PETTY_DATA_DIR": str(self.work / f"data-{name}"),
-               "PETTY_PUBLIC_DIR": str(ROOT / "Public"), "PETTY_LOG_LEVEL": "info", **self.clock.env()}
+               "PETTY_PUBLIC_DIR": str(ROOT / "Public"), "PETTY_LOG_LEVEL": "info", **clock_env, **extra}
         proc = self.procs.start([self.binary, "serve"], log=self.work / f"{name}.log", env=env)
         if port == self.ports[i] and name == f"m{i}":
             self.live[i] = proc
@@ -519,6 +543,275 @@ def scenarios(results, fleet, etcd, fake, nsw, reader, timings):
     fleet.start(leader)
 
 
+class Evil(threading.Thread):
+    """A host of the etcd writer's choosing: counts every request and keeps any Authorization header sent."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        import http.server
+        evil = self
+        self.requests, self.authorizations = [], []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                evil.requests.append(self.path)
+                if self.headers.get("Authorization"):
+                    evil.authorizations.append(self.headers["Authorization"])
+                body = b"PTYREPL1 not a dataset"
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.port = self.server.server_address[1]
+
+    def run(self):
+        self.server.serve_forever()
+
+
+def dataset_requests(fleet, name):
+    log = fleet.work / f"{name}.log"
+    return log.read_text(errors="replace").count(" GET /internal/v1/dataset ") if log.exists() else 0
+
+
+def metric(fleet, i, name):
+    reply = http_get(f"http://127.0.0.1:{fleet.ports[i]}/metrics", timeout=5)
+    match = re.search(rf"^{name} (\S+)$", reply.body.decode(errors="replace") if reply.body else "", re.M)
+    return float(match.group(1)) if match else None
+
+
+def settled(fleet, seconds):
+    """Every live member serving the published version: (ok, versions, pointer version)."""
+    def check():
+        pointer = json.loads(etcd_of(fleet).get(f"/{FLEET}/dataset")[0] or "{}")
+        versions = {fleet.version(i) for i in range(3) if fleet.live[i]}
+        return versions == {pointer.get("version")}
+    ok = wait_for(seconds, check, 0.5)
+    pointer = json.loads(etcd_of(fleet).get(f"/{FLEET}/dataset")[0] or "{}")
+    return ok, [fleet.version(i) for i in range(3)], pointer.get("version")
+
+
+def etcd_of(fleet):
+    return fleet.etcd
+
+
+def round_two(results, fleet, etcd, fake, nsw, reader, timings):
+    """Issue 46's scenarios on the real etcd: the etcd-writer attacks, a member with the wrong secret (stuck, and
+    says so), a pointer naming a member's own URL, members at -1 h and +1 h."""
+    leader = one_leader(fleet, 60)
+    if leader is None:
+        results.failed("a leader is elected at start", f"leaders: {fleet.leaders()}")
+        return
+    ok, versions, published = settled(fleet, 60)
+    results.check("R0. signed fleet: every member serves the published (signed) version", ok,
+                  f"versions {versions}, pointer v{published}")
+    signing = {fleet.coordination(i).get("signing") for i in range(3)}
+    results.check("R0. /health coordination.signing is hmac-sha256 on every member", signing == {"hmac-sha256"}, f"{signing}")
+    timings["R0"] = f"v{published} everywhere; signing {signing}"
+
+    # R1. The etcd writer's pointer: current epoch, version + 1, its own host and checksum; then with userinfo.
+    evil = Evil()
+    evil.start()
+    follower = next(i for i in range(3) if i != leader)
+    before = [fleet.version(i) for i in range(3)]
+    rewritten = []
+    for label, url in (("its own host", f"http://127.0.0.1:{evil.port}/internal/v1/dataset"),
+                       ("a URL with userinfo", f"http://petty:s3cret-in-url@127.0.0.1:{evil.port}/internal/v1/dataset"),
+                       ("a follower's URL (not the leader's)", f"http://127.0.0.1:{fleet.ports[follower]}/internal/v1/dataset")):
+        genuine = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+        forged = dict(genuine, version=genuine.get("version", 0) + 1, url=url, checksum="fnv1a64:1")
+        forged.pop("signature", None)
+        written = time.monotonic()
+        etcd.put(f"/{FLEET}/dataset", json.dumps(forged))
+        back = wait_for(LEASE, lambda: json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("url") != url, 0.1)
+        rewritten.append((label, round(time.monotonic() - written, 2) if back else None))
+        time.sleep(2)
+    after = [fleet.version(i) for i in range(3)]
+    logs = "".join((fleet.work / f"m{i}.log").read_text(errors="replace") for i in range(3))
+    results.check("R1. etcd-writer pointers (own host, userinfo, a follower's URL): no request reaches the writer's host",
+                  not evil.requests, f"{len(evil.requests)} requests: {evil.requests[:3]}")
+    results.check("R1. ... nothing foreign served: every member's version unchanged or moved only with the leader",
+                  all(a >= b for a, b in zip(after, before)) and settled(fleet, LEASE + 5)[0], f"before {before}, after {after}")
+    results.check("R1. ... no credentials sent or logged", not evil.authorizations and "s3cret-in-url" not in logs,
+                  f"Authorization headers {evil.authorizations[:2]}; in logs: {'s3cret-in-url' in logs}")
+    results.check(f"R1. ... the leader rewrites each forged pointer within a lease ({LEASE} s)",
+                  all(r[1] is not None for r in rewritten), f"{rewritten}")
+    timings["R1"] = f"0 requests to the writer's host; rewritten after {[r[1] for r in rewritten]} s"
+    evil.server.shutdown()
+
+    # R2. A pointer naming a follower's own URL, at the leader's epoch (what a deposed leader reads of itself).
+    own_before = dataset_requests(fleet, f"m{follower}")
+    genuine = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+    own = dict(genuine, version=genuine.get("version", 0) + 1, url=f"http://127.0.0.1:{fleet.ports[follower]}/internal/v1/dataset")
+    for _ in range(10):
+        etcd.put(f"/{FLEET}/dataset", json.dumps(own))
+        time.sleep(0.3)
+    time.sleep(2)
+    self_copies = dataset_requests(fleet, f"m{follower}") - own_before
+    results.check("R2. a pointer naming a member's own URL, written 10 times: at most one self-copy attempt",
+                  self_copies <= 1, f"{self_copies} requests to m{follower}'s /internal/v1/dataset")
+    timings["R2"] = f"{self_copies} dataset requests reached m{follower} in 5 s"
+
+    # R3. A member with the wrong secret: never applies the fleet's data, and is degraded within a lease + a bit.
+    odd_port = free_port()
+    odd = fleet.start(0, port=odd_port, name="oddsecret", secret="not-this-fleets-secret-at-all")
+    wait_for(60, lambda: fleet.health(None, port=odd_port) is not None, 0.3)
+    began = time.monotonic()
+    degraded = wait_for(LEASE + 15, lambda: ((fleet.health(None, port=odd_port) or {}).get("coordination") or {}).get("degraded"), 0.5)
+    took = time.monotonic() - began
+    health = fleet.health(None, port=odd_port) or {}
+    reason = (health.get("coordination") or {}).get("degraded", "")
+    published = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version")
+    stuck = float((re.search(r"^petty_fleet_follower_stuck (\S+)$", http_get(f"http://127.0.0.1:{odd_port}/metrics", timeout=5).body.decode(errors="replace"), re.M) or [None, "nan"])[1])
+    results.check("R3. a member with the wrong PETTY_FLEET_SECRET never serves the fleet's dataset",
+                  ((health.get("snapshot") or {}).get("version")) != published, f"serves v{(health.get('snapshot') or {}).get('version')}, published v{published}")
+    results.check(f"R3. ... /health degraded with the reason within lease + 15 s, petty_fleet_follower_stuck 1",
+                  bool(degraded) and health.get("status") == "degraded" and "signature" in reason and stuck == 1,
+                  f"after {took:.1f} s: status {health.get('status')}, reason {reason[:120]!r}, stuck {stuck}")
+    timings["R3"] = f"degraded {took:.1f} s after it answered: {reason[:90]}"
+    fleet.procs.stop(odd)
+
+    # R4. Members at -1 h and +1 h (libfaketime): one dataset fleet-wide, and the skew measured.
+    leader = one_leader(fleet, LEASE + 10)
+    shifted = [i for i in range(3) if i != leader]
+    for i, shift in zip(shifted, (-3600, 3600)):
+        fleet.kill(i, signal.SIGTERM)
+        fleet.live[i] = fleet.start(i, shift=shift)
+    wait_for(60, lambda: all(fleet.health(i) for i in shifted), 0.3)
+    restarted = time.monotonic()
+    start_version = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0)
+    moved = wait_for(180, lambda: json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0) > start_version, 0.2)
+    # Within a lease of the latest publication (the leader may publish again while followers copy).
+    published_at, seen = time.monotonic(), None
+    ok = False
+    while time.monotonic() - published_at <= LEASE:
+        current = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version")
+        if current != seen:
+            seen, published_at = current, time.monotonic() if seen is not None else published_at
+        if {fleet.version(i) for i in range(3)} == {current}:
+            ok = True
+            break
+        time.sleep(0.2)
+    took = time.monotonic() - published_at
+    versions, published = [fleet.version(i) for i in range(3)], seen
+    skews = [fleet.coordination(i).get("clock_skew_seconds") for i in shifted]
+    results.check(f"R4. members at -1 h and +1 h: one dataset fleet-wide within a lease of a new publication",
+                  moved and ok, f"new publication: {moved}; versions {versions}, pointer v{published}")
+    results.check("R4. ... each measures the leader's clock skew (about +3600 and -3600 s) in /health",
+                  all(s is not None for s in skews) and abs(skews[0] - 3600) < 5 and abs(skews[1] + 3600) < 5, f"skews {skews}")
+    gauge = metric(fleet, shifted[0], "petty_fleet_clock_skew_seconds")
+    results.check("R4. ... and in /metrics (petty_fleet_clock_skew_seconds)", gauge is not None and abs(gauge - 3600) < 5, f"{gauge}")
+    timings["R4"] = (f"v{published} on every member {took:.1f} s after its publication ({time.monotonic() - restarted:.0f} s after the restart at -1 h/+1 h); "
+                     f"skews {skews}")
+    for i in shifted:
+        fleet.kill(i, signal.SIGTERM)
+        fleet.live[i] = fleet.start(i)
+
+
+def round_two_rebuild(results, fleet, etcd, timings):
+    """R5 and R6: a typo'd fleet name is warned; etcd wiped and rebuilt as a new cluster while a member holding only
+    samples comes back: it never leads, no member's version goes backwards, every member follows the new cluster."""
+    typo_port = free_port()
+    typo = fleet.start(0, port=typo_port, name="typo", fleet=FLEET.capitalize())
+    wait_for(60, lambda: fleet.health(None, port=typo_port) is not None, 0.3)
+    began = time.monotonic()
+    warned = wait_for(30, lambda: ((fleet.health(None, port=typo_port) or {}).get("coordination") or {}).get("warnings"), 0.5)
+    warnings = ((fleet.health(None, port=typo_port) or {}).get("coordination") or {}).get("warnings") or []
+    results.check(f"R5. PETTY_FLEET={FLEET.capitalize()} beside the fleet {FLEET}: warned in /health within 30 s",
+                  bool(warned) and any(f"'{FLEET}'" in w for w in warnings), f"{warnings}")
+    timings["R5"] = f"warned {time.monotonic() - began:.1f} s after it answered: {warnings[:1]}"
+    fleet.procs.stop(typo)
+
+    leader = one_leader(fleet, LEASE + 10)
+    ok, _, _ = settled(fleet, 30)
+    stale = next(i for i in range(3) if i != leader)
+    ids_before = int(etcd.get(f"/{FLEET}/ids")[0] or 0)
+    fleet.kill(stale, signal.SIGTERM)
+    shutil.rmtree(fleet.work / f"data-m{stale}", ignore_errors=True)
+    live = [i for i in range(3) if i != stale]
+    before = {i: fleet.version(i) for i in live}
+    for i in range(3):
+        etcd.kill(i)
+        shutil.rmtree(etcd.work / f"etcd{i}", ignore_errors=True)
+    etcd.cluster_token = "fleet-check-rebuilt"
+    etcd.token = None  # the old cluster's token: the new one stalls on it
+    for i in range(3):
+        etcd.start(i)
+    up = wait_for(60, lambda: all(etcd.ready(i) for i in range(3)), 0.3)
+    problem = etcd.enable_auth() if up else "etcd did not answer"
+    rebuilt = time.monotonic()
+    fleet.live[stale] = fleet.start(stale)
+    backwards, stale_led = [], []
+    deadline = rebuilt + 4 * LEASE + 20
+    followed = None
+    while time.monotonic() < deadline:
+        for i in live:
+            version = fleet.version(i)
+            if 0 <= version < before[i]:
+                backwards.append((i, before[i], version))
+        if fleet.coordination(stale).get("role") == "leader":
+            stale_led.append(time.monotonic() - rebuilt)
+        pointer = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+        if followed is None and pointer and {fleet.version(i) for i in range(3)} == {pointer.get("version")}:
+            followed = time.monotonic() - rebuilt
+        time.sleep(0.5)
+    pointer = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+    ids_after = int(etcd.get(f"/{FLEET}/ids")[0] or 0)
+    generations = [fleet.coordination(i).get("epoch") for i in range(3)]
+    results.check("R6. etcd wiped and rebuilt as a new cluster (auth re-enabled)", up and problem is None, problem or "")
+    results.check("R6. ... the member back with only samples never leads", not stale_led, f"led at {stale_led[:3]} s")
+    results.check("R6. ... no member's version goes backwards", not backwards, f"{backwards[:3]}")
+    results.check(f"R6. ... every member serves the new cluster's pointer within 4 leases + 20 s",
+                  followed is not None, f"pointer {pointer.get('version')}@{pointer.get('epoch')}, versions "
+                  f"{[fleet.version(i) for i in range(3)]}, before {before}")
+    results.check("R6. ... the id mark survives the rebuild (ids never reused)", ids_after >= ids_before,
+                  f"/ids before {ids_before}, after {ids_after}")
+    timings["R6"] = (f"followed after {followed if followed is None else round(followed, 1)} s; pointer "
+                     f"v{pointer.get('version')} epoch {pointer.get('epoch')}; epochs {generations}; ids {ids_before} -> {ids_after}")
+
+
+def etcd_load(etcd):
+    """(requests, bytes) etcd has handled so far, summed over its members (gRPC counters: the JSON gateway's calls
+    go through them too)."""
+    requests = volume = 0.0
+    for port in etcd.client:
+        reply = http_get(f"http://127.0.0.1:{port}/metrics", timeout=5)
+        text = reply.body.decode(errors="replace") if reply.body else ""
+        for line in text.splitlines():
+            if line.startswith("grpc_server_handled_total{"):
+                requests += float(line.rsplit(" ", 1)[1])
+            elif line.startswith(("etcd_network_client_grpc_received_bytes_total", "etcd_network_client_grpc_sent_bytes_total")):
+                volume += float(line.rsplit(" ", 1)[1])
+    return requests, volume
+
+
+def load_rows(results, fleet, etcd, sizes, seconds=30):
+    """The fleet benchmark row: etcd requests and bytes per second at idle (no dataset change), per fleet size."""
+    rows = []
+    for size in sizes:
+        ports = [free_port() for _ in range(size - 3)]
+        procs = [fleet.start(0, port=port, name=f"load{size}-{k}") for k, port in enumerate(ports)]
+        up = wait_for(300, lambda: all(fleet.health(None, port=port) for port in ports), 1)
+        if not up:
+            note(f"{size} members: not all answered within 300 s")
+        time.sleep(max(20, 3 * LEASE))
+        r0, b0 = etcd_load(etcd)
+        time.sleep(seconds)
+        r1, b1 = etcd_load(etcd)
+        per_second = ((r1 - r0) / seconds, (b1 - b0) / seconds)
+        rows.append((size, *per_second))
+        note(f"{size} members at idle: {per_second[0]:.1f} etcd requests/s, {per_second[1] / 1024:.1f} KiB/s "
+             f"({per_second[0] / size:.2f} requests/s per member)")
+        for proc in procs:
+            fleet.procs.stop(proc)
+    results.check(f"etcd load measured at idle for {', '.join(map(str, sizes))} members", len(rows) == len(sizes), f"{rows}")
+    return rows
+
+
 def failover_runs(fleet, fake, runs=5):
     rows = []
     for n in range(runs):
@@ -545,6 +838,8 @@ def failover_runs(fleet, fake, runs=5):
 def main():
     raise_on_signals()
     failover = "--failover" in sys.argv
+    second = "--round2" in sys.argv
+    load = next(([int(n) for n in a.split("=", 1)[1].split(",")] for a in sys.argv if a.startswith("--load=")), None)
     results = Results()
     work = Path(tempfile.mkdtemp(prefix="petty-fleet."))
     procs = Processes()
@@ -583,6 +878,8 @@ def main():
         for server in (fake, nsw):
             threading.Thread(target=server.serve_forever, daemon=True).start()
         fleet = Fleet(procs, work, etcd, fake, nsw, binary, clock)
+        if second:
+            fleet.secret = "fleet-check-signing-secret"
         for i in range(3):
             fleet.start(i)
         problem = fleet.start_nginx()
@@ -607,6 +904,12 @@ def main():
                     note(f"failover (lease {LEASE} s), median of {len(rows)}: first provider call {poll:.2f} s, "
                          f"every member serving the new version {serve:.2f} s")
                 results.check("failover: 5 kill -9 runs measured", ok, f"{len(rows)} runs")
+            elif load:
+                one_leader(fleet, 60)
+                load_rows(results, fleet, etcd, sorted(load))
+            elif second:
+                round_two(results, fleet, etcd, fake, nsw, reader, timings)
+                round_two_rebuild(results, fleet, etcd, timings)
             else:
                 scenarios(results, fleet, etcd, fake, nsw, reader, timings)
         finally:

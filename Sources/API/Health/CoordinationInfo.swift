@@ -40,10 +40,25 @@ package struct CoordinationInfo: Encodable, Sendable {
     var dataset: Dataset
     var leaderChanges: Int
     var leaseRenewalsFailed: Int
+    /// Why this member is degraded as a fleet member (it has not served the published dataset for over a lease).
+    var degraded: String?
+    /// How often this member has become degraded that way since start.
+    var stuckEpisodes: Int
+    /// The publisher's clock minus this member's, in seconds, measured when a new pointer was read (to within the
+    /// fleet's read interval); absent until measured. Shown, never used to order datasets.
+    var clockSkewSeconds: Double?
+    /// `hmac-sha256` when datasets are signed and checked under `PETTY_FLEET_SECRET`, else the warning `unsigned`.
+    var signing: String
+    /// Other fleets in the etcd whose name is a likely typo of this one, or this member alone beside them.
+    var warnings: [String]?
+
+    package static let unsigned = "off: PETTY_FLEET_SECRET is not set; datasets are published and copied unsigned"
 
     package init(
         mode: String, role: String, epoch: Int64, leader: Leader, leaseSecondsLeft: Double, etcd: String,
-        lastElection: String?, waiting: String?, dataset: Dataset, leaderChanges: Int, leaseRenewalsFailed: Int
+        lastElection: String?, waiting: String?, dataset: Dataset, leaderChanges: Int, leaseRenewalsFailed: Int,
+        degraded: String? = nil, stuckEpisodes: Int = 0, clockSkewSeconds: Double? = nil,
+        signing: String = CoordinationInfo.unsigned, warnings: [String]? = nil
     ) {
         self.mode = mode
         self.role = role
@@ -56,5 +71,10 @@ package struct CoordinationInfo: Encodable, Sendable {
         self.dataset = dataset
         self.leaderChanges = leaderChanges
         self.leaseRenewalsFailed = leaseRenewalsFailed
+        self.degraded = degraded
+        self.stuckEpisodes = stuckEpisodes
+        self.clockSkewSeconds = clockSkewSeconds
+        self.signing = signing
+        self.warnings = warnings
     }
 }

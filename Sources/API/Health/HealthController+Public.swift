@@ -14,6 +14,7 @@ extension HealthController.HealthDTO {
         copy.persistence?.lastLoad.problems = nil
         copy.coordination?.leader.url = nil
         copy.coordination?.dataset.lastError = nil
+        if copy.coordination?.degraded != nil { copy.coordination?.degraded = "behind the published dataset" }
         return copy
     }
 }

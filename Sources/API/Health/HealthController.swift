@@ -127,8 +127,9 @@ struct HealthController: RouteCollection {
                 lastSync: state.lastSync.map(ISOTimestamp.string), lastError: state.lastError)
         }
         let persistence = context.persistence.map { PersistenceInfo($0()) }
+        let coordination = context.coordination?()
         let degraded = providers.contains { $0.status == "failing" || $0.status == "stale" } || follow?.status == "failing"
-            || persistence?.status == "failing"
+            || persistence?.status == "failing" || coordination?.degraded != nil
         var dto = HealthDTO(
             status: !hasData ? "unavailable" : (degraded ? "degraded" : "ok"),
             version: version,
@@ -141,7 +142,7 @@ struct HealthController: RouteCollection {
                 ageSeconds: snapshot.changedAt.map { Int(now.timeIntervalSince($0)) }),
             states: counts.keys.sorted().map { HealthDTO.StateCount(state: $0.rawValue, stations: counts[$0]!.0, prices: counts[$0]!.1) },
             providers: providers, follow: follow, persistence: persistence)
-        dto.coordination = context.coordination?()
+        dto.coordination = coordination
         let shown = detail.allows(request) ? dto : dto.withoutInternals()
         var response = Response(contentType: "application/json; charset=utf-8", body: try JSONCoding.encode(shown))
         response.status = hasData ? .ok : .serviceUnavailable

@@ -16,6 +16,8 @@ public enum Command: Equatable, Sendable {
     case dataCheck(directory: String)
     /// `data copy FROM TO`: copies a whole data directory (`DataCopy`).
     case dataCopy(from: String, to: String)
+    /// `data unpin DIR`: sets the persisted dataset's version to 0 so a follower takes its leader's next (`DataUnpin`).
+    case dataUnpin(directory: String)
     case help
 
     /// The commands without operands, by the word that names them.
@@ -38,6 +40,7 @@ public enum CommandLineParser {
           backtest  Replay the bundled daily history: the cycle advice against the three baselines
           data check <dir>         Verify every file of a data directory; exit 1 on any problem
           data copy <from> <to>    Copy a whole data directory (stopped servers only) and check the copy
+          data unpin <dir>         Clear a version pin (stopped server): version 0, so the leader's next dataset is taken
 
         Options for serve (environment fallbacks in brackets):
           -H, --hostname <host>    Address to bind [PETTY_HOSTNAME] (default 127.0.0.1)
@@ -106,7 +109,8 @@ public enum CommandLineParser {
         switch (arguments.first, arguments.count) {
         case ("check", 2): return .dataCheck(directory: arguments[1])
         case ("copy", 3): return .dataCopy(from: arguments[1], to: arguments[2])
-        default: throw CommandLineError("expected 'data check <dir>' or 'data copy <from> <to>'")
+        case ("unpin", 2): return .dataUnpin(directory: arguments[1])
+        default: throw CommandLineError("expected 'data check <dir>', 'data copy <from> <to>' or 'data unpin <dir>'")
         }
     }
 

@@ -53,6 +53,15 @@ public enum Entrypoint {
                 printError("error: \(error)")
                 return 1
             }
+        case .dataUnpin(let directory):
+            do {
+                let version = try DataUnpin(path: directory).run()
+                print("unpinned \(directory): v\(version) is now v0; the leader's next dataset will be taken")
+                return 0
+            } catch {
+                printError("error: \(error)")
+                return 1
+            }
         case .export:
             let directory = DataDirectory(path: config.dataDirectory, logger: Logger(label: "petty", level: .error, sink: .standardError))
             let loaded = directory.load()

@@ -10,6 +10,9 @@ public struct FleetOptions: Sendable, Equatable {
     public var fleet = FleetSettings.defaultFleet
     public var advertiseURL: URL?
     public var leaseSeconds = FleetSettings.defaultLeaseSeconds
+    /// `PETTY_FLEET_SECRET`: signs and checks every dataset the fleet copies (`DatasetSignature`). From the
+    /// environment only, never a flag: a process's arguments are visible to every user of the machine.
+    public var secret: String?
 
     public init() {}
 
@@ -24,6 +27,10 @@ public struct FleetOptions: Sendable, Equatable {
     mutating func apply(_ env: [String: String]) throws(CommandLineError) {
         for (flag, variable) in Self.variables.sorted(by: { $0.key < $1.key }) {
             if let value = env[variable], !value.isEmpty { try set(flag, value, source: variable) }
+        }
+        if let value = env["PETTY_FLEET_SECRET"], !value.isEmpty {
+            guard value.utf8.count >= 16 else { throw CommandLineError("PETTY_FLEET_SECRET must be at least 16 characters") }
+            secret = value
         }
     }
 

@@ -25,18 +25,32 @@ final class FleetCopier: Sendable {
         var lastApplied: Date?
         var lastError: String?
         var refused = 0
+        /// Datasets in a row that showed each growth, as in follow mode (`DatasetBounds.unconfirmedGrowth`).
+        var growthSeen: [String: Int] = [:]
     }
+
+    /// A publisher's clock taken as at most this far ahead of the follower's (a day: clocks set a time zone wrong).
+    static let maxPublisherLead: TimeInterval = 86_400
 
     let store: any DatasetStore
     private let downloader: DatasetDownloader
+    private let clock: @Sendable () -> Date
     private let state = Mutex(State())
 
-    init(store: any DatasetStore, limits: FollowLimits) {
+    /// Checks each body's signature (`PETTY_FLEET_SECRET`); nil: unsigned datasets are taken.
+    let verifier: DatasetSignature?
+
+    init(store: any DatasetStore, limits: FollowLimits, verifier: DatasetSignature? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.verifier = verifier
+        self.clock = clock
         downloader = DatasetDownloader(limits: limits)
     }
 
     var status: State { state.withLock { $0 } }
+
+    /// A new fleet generation (etcd rebuilt): the held epoch belongs to the old one and orders nothing now.
+    func forgetEpoch() { state.withLock { $0.epoch = 0 } }
 
     func invalidate() { downloader.invalidate() }
 
@@ -66,14 +80,23 @@ final class FleetCopier: Sendable {
             guard StoreFleetMember.checksum(body) == pointer.checksum else {
                 return note(.refused("the body's checksum is not the published \(pointer.checksum)"))
             }
+            if let verifier, let refusal = verifier.refusal(of: pointer, body: body) { return note(.refused(refusal)) }
             let dataset: Dataset
             do { dataset = try ReplicationPayload.decode(body) } catch { return note(.refused("\(error)")) }
             let held = store.dataset.snapshot
             if let problem = DatasetValidation.problem(in: dataset) {
                 return note(.refused(problem))
             }
-            if let refusal = DatasetBounds.refusal(of: dataset.snapshot, holding: held, now: Date())
-                ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held, versionMayGoBack: versionMayGoBack) {
+            // "Ahead of the clock" means ahead of the publisher's clock when it published, whichever is later: a
+            // follower whose clock is slow still takes what the leader just published.
+            let now = clock()
+            let reference = max(now, min(pointer.publishedInstant ?? now, now.addingTimeInterval(Self.maxPublisherLead)))
+            if let refusal = DatasetBounds.refusal(of: dataset.snapshot, holding: held, now: reference)
+                ?? DatasetTrust.refusal(of: dataset.snapshot, holding: held, versionMayGoBack: versionMayGoBack, comparesAsOf: false) {
+                return note(.refused(refusal.description))
+            }
+            let grown = DatasetBounds.growth(of: dataset.snapshot, holding: held)
+            if let refusal = state.withLock({ DatasetBounds.unconfirmedGrowth(grown, seen: &$0.growthSeen) }) {
                 return note(.refused(refusal.description))
             }
             guard !Task.isCancelled else { return .unchanged }
@@ -81,12 +104,16 @@ final class FleetCopier: Sendable {
             state.withLock { state in
                 state.epoch = pointer.epoch
                 state.applied = (dataset.snapshot.version, pointer.checksum)
-                state.lastApplied = Date()
+                state.growthSeen = [:]
+                state.lastApplied = now
                 state.lastError = nil
             }
             return .applied(version: dataset.snapshot.version)
         }
     }
+
+    /// A pointer refused before any download (`CopySource`), recorded like any refusal.
+    func refuse(_ why: String) -> Outcome { note(.refused(why)) }
 
     private func note(_ outcome: Outcome) -> Outcome {
         state.withLock { state in

@@ -11,14 +11,26 @@ final class StoreFleetMember: FleetMember {
     /// Where followers download the dataset from.
     let datasetURL: String
     /// The last body checksummed, so an unchanged dataset is not encoded again every round.
-    private let lastEncoded = Mutex<(version: UInt64, checksum: String)?>(nil)
+    private let lastEncoded = Mutex<(version: UInt64, checksum: String, sha256: String?)?>(nil)
+    /// Signs each publication (`PETTY_FLEET_SECRET`); nil: published unsigned.
+    let signer: DatasetSignature?
 
-    init(store: any DatasetStore, advertiseURL: URL) {
+    let clock: @Sendable () -> Date
+
+    init(store: any DatasetStore, advertiseURL: URL, signer: DatasetSignature? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.signer = signer
+        self.clock = clock
         datasetURL = advertiseURL.appendingPathComponent(DatasetWire.path).absoluteString
     }
 
     var heldVersion: UInt64 { store.dataset.snapshot.version }
+
+    var holdsLiveData: Bool { Self.isLive(store.dataset.snapshot) }
+
+    static func isLive(_ snapshot: Snapshot) -> Bool {
+        snapshot.statuses.contains { $0.source == .live && $0.stationCount > 0 }
+    }
 
     var idMark: Int64 { Int64(store.idMark) }
 
@@ -31,18 +43,23 @@ final class StoreFleetMember: FleetMember {
         let dataset = store.dataset
         let version = dataset.snapshot.version
         if let published, published.epoch == epoch, published.version >= version { return nil }
-        let checksum: String
+        let checksum: String, sha256: String?
         if let cached = lastEncoded.withLock({ $0 }), cached.version == version {
-            checksum = cached.checksum
+            (checksum, sha256) = (cached.checksum, cached.sha256)
         } else {
             // Off the coordinator's thread: encoding the whole dataset is the heaviest step of a round.
             let encoded = await withTaskExecutorPreference(globalConcurrentExecutor) { try? ReplicationPayload.encode(dataset) }
             guard let body = encoded else { return nil }
             checksum = Self.checksum(body)
-            lastEncoded.withLock { $0 = (version, checksum) }
+            sha256 = signer == nil ? nil : DatasetSignature.digest(body)
+            lastEncoded.withLock { $0 = (version, checksum, sha256) }
         }
         let asOf = dataset.snapshot.statuses.compactMap(\.asOf).max().map(ISOTimestamp.string)
-        return DatasetPointer(version: version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf)
+        let stamp = Int64((clock().timeIntervalSince1970 * 1000).rounded())
+        var pointer = DatasetPointer(version: version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf, publishedMillis: stamp)
+        pointer.live = Self.isLive(dataset.snapshot)
+        guard let signer, let sha256 else { return pointer }
+        return signer.signed(pointer, sha256: sha256)
     }
 
     static func checksum(_ body: [UInt8]) -> String {

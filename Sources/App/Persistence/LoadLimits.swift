@@ -5,7 +5,9 @@ import Fuel
 /// so a damaged value is reported as corruption instead of trapping later (NaN in the grid index, an overflowing
 /// price sum, an absurd allocation).
 enum LoadLimits {
-    static let maxStationID = 100_000_000
+    /// One limit on station ids everywhere: the files, the fleet's id mark and replication
+    /// (`DatasetValidation.maxStationID`), so no mark a member accepts makes its datasets unfollowable.
+    static let maxStationID = DatasetValidation.maxStationID
     static let maxStations = 1_000_000
     static let maxPricesPerStation = 64
     static let maxStringBytes = 65_536

@@ -8,14 +8,21 @@ import Fuel
 enum DatasetBounds {
     /// How far a provider's `asOf` may run ahead of the follower's clock (clocks of two machines differ).
     static let maxClockSkew: TimeInterval = 600
-    /// More versions ahead than this is refused: one version per data change is decades of changes, while
-    /// 2^63 - 1 would make every later dataset look older for ever.
-    static let maxVersionJump: UInt64 = 1_000_000
+    /// How many versions ahead of the held one a dataset may be: `baseVersionJump`, plus one per second since the
+    /// held data changed (a leader makes one version per merge, a few a minute: a second each is ample). So a
+    /// follower that was off for a month takes its leader's version, while a jump of a million over fresh data, which
+    /// would make every genuine dataset look older for weeks, is refused (`Run data unpin` clears a pin that got in).
+    static let baseVersionJump: UInt64 = 10_000
+
+    static func maxVersionJump(holding held: Snapshot, now: Date) -> UInt64 {
+        let age = held.changedAt.map { now.timeIntervalSince($0) } ?? 0
+        return baseVersionJump + UInt64(max(0, min(age, Double(maxVersion))))
+    }
     /// A follower without live data (empty, or samples) takes the leader's version whatever it is, up to this.
     static let maxVersion: UInt64 = 1 << 53
 
     static func refusal(of incoming: Snapshot, holding held: Snapshot, now: Date) -> DatasetRefusal? {
-        textRefusal(incoming) ?? futureRefusal(incoming, now: now) ?? versionRefusal(incoming, holding: held)
+        textRefusal(incoming) ?? futureRefusal(incoming, now: now) ?? versionRefusal(incoming, holding: held, now: now)
     }
 
     /// Names, brands, addresses and suburbs the feeds keep (`FeedPolicy.maxTextLength` characters, postcodes
@@ -60,10 +67,11 @@ enum DatasetBounds {
         return nil
     }
 
-    static func versionRefusal(_ incoming: Snapshot, holding held: Snapshot) -> DatasetRefusal? {
+    static func versionRefusal(_ incoming: Snapshot, holding held: Snapshot, now: Date) -> DatasetRefusal? {
         let holdsLive = held.statuses.contains { $0.source == .live && $0.stationCount > 0 }
-        if holdsLive, incoming.version > held.version, incoming.version - held.version > maxVersionJump {
-            return DatasetRefusal(.versionJump, "version jump: v\(incoming.version) is more than \(maxVersionJump) versions beyond the v\(held.version) held")
+        let jump = maxVersionJump(holding: held, now: now)
+        if holdsLive, incoming.version > held.version, incoming.version - held.version > jump {
+            return DatasetRefusal(.versionJump, "version jump: v\(incoming.version) is more than \(jump) versions beyond the v\(held.version) held")
         }
         if incoming.version > maxVersion {
             return DatasetRefusal(.versionJump, "version jump: v\(incoming.version) is beyond any real dataset (at most v\(maxVersion))")
@@ -98,4 +106,14 @@ enum DatasetBounds {
     }
 
     static let newProviders = "new providers"
+
+    /// The growth rule as a follower applies it, in follow and fleet mode alike: `grown` (from `growth`) is
+    /// refused until `FeedPolicy.confirmationsForGrowth` datasets in a row show it; `seen` counts them.
+    static func unconfirmedGrowth(_ grown: [String: String], seen: inout [String: Int]) -> DatasetRefusal? {
+        let previous = seen
+        seen = Dictionary(uniqueKeysWithValues: grown.keys.map { ($0, (previous[$0] ?? 0) + 1) })
+        let unconfirmed = seen.filter { $0.value < FeedPolicy.confirmationsForGrowth }.keys.sorted()
+        guard let first = unconfirmed.first, let what = grown[first] else { return nil }
+        return DatasetRefusal(.growth, "implausible growth: \(what); accepted when \(FeedPolicy.confirmationsForGrowth) datasets in a row show it")
+    }
 }

@@ -7,8 +7,10 @@ import Fuel
 /// accepts less than the merge rules would accept from a provider, and never goes backwards.
 enum DatasetTrust {
     /// Why `incoming` must be refused while `held` is served, or nil to accept it. `versionMayGoBack` when a
-    /// fleet's newer epoch orders the datasets (`PointerOrder`): every other rule still holds.
-    static func refusal(of incoming: Snapshot, holding held: Snapshot, versionMayGoBack: Bool = false) -> DatasetRefusal? {
+    /// fleet's newer epoch orders the datasets (`PointerOrder`): every other rule still holds. `comparesAsOf`
+    /// false in fleet mode, where the fleet's token orders datasets: a provider's `asOf` is stamped by the clock of
+    /// whichever member polled, and two hosts' clocks are never compared.
+    static func refusal(of incoming: Snapshot, holding held: Snapshot, versionMayGoBack: Bool = false, comparesAsOf: Bool = true) -> DatasetRefusal? {
         guard incoming.stationCount > 0 else { return DatasetRefusal(.shrink, "empty dataset: no stations") }
         guard versionMayGoBack || incoming.version >= held.version else {
             return DatasetRefusal(.backwards, "older dataset: v\(incoming.version) is behind the v\(held.version) held")
@@ -22,7 +24,7 @@ enum DatasetTrust {
             if old.source == .live && new.source == .sample {
                 return DatasetRefusal(.shrink, "\(provider): sample data offered in place of live data")
             }
-            if let oldAsOf = old.asOf, (new.asOf ?? .distantPast) < oldAsOf {
+            if comparesAsOf, let oldAsOf = old.asOf, (new.asOf ?? .distantPast) < oldAsOf {
                 let asOf = new.asOf.map(ISOTimestamp.string) ?? "an unknown time"
                 return DatasetRefusal(.backwards, "\(provider): data as of \(asOf) is older than the \(ISOTimestamp.string(oldAsOf)) held")
             }

@@ -118,14 +118,7 @@ final class FollowerService: Service {
             throw refusal
         }
         let grown = DatasetBounds.growth(of: dataset.snapshot, holding: held)
-        let unconfirmed = state.withLock { state -> [String] in
-            let seen = state.growthSeen
-            state.growthSeen = Dictionary(uniqueKeysWithValues: grown.keys.map { ($0, (seen[$0] ?? 0) + 1) })
-            return state.growthSeen.filter { $0.value < FeedPolicy.confirmationsForGrowth }.keys.sorted()
-        }
-        if let first = unconfirmed.first, let what = grown[first] {
-            throw DatasetRefusal(.growth, "implausible growth: \(what); accepted when \(FeedPolicy.confirmationsForGrowth) datasets in a row show it")
-        }
+        if let refusal = state.withLock({ DatasetBounds.unconfirmedGrowth(grown, seen: &$0.growthSeen) }) { throw refusal }
     }
 
     /// A leader from before `LeaderProviders` answers 404: the follower then has nothing to show but the snapshot's.
@@ -140,7 +133,7 @@ final class FollowerService: Service {
         let recovered = state.withLock { state -> Bool in
             if let etag { state.etag = etag }
             state.refusedETag = nil
-            state.lastSync = Date()
+            state.lastSync = clock()
             defer { state.failing = false }
             return state.failing
         }

@@ -7,8 +7,17 @@
 /// leader until that machine is restarted. The highest version among the live members decides instead (never an
 /// empty member: it would lead a fleet from nothing); the new leader publishes under a newer epoch, which followers
 /// (and the old leader, if it returns) take even at a lower version.
+///
+/// Live data outranks samples: a member holding only the bundled sample data never leads a fleet that has held live
+/// data (the pointer says its publisher held live data, or a registered member holds some), whatever the versions
+/// say; after etcd is rebuilt from nothing, a stale member serving samples would otherwise publish them over the
+/// fleet's data.
 public enum CampaignRule {
-    public static func mayCampaign(holding held: UInt64, published: UInt64?, publisherRegistered: Bool = true, members: [UInt64]) -> Bool {
+    public static func mayCampaign(
+        holding held: UInt64, holdsLive: Bool = true, published: UInt64?, publishedLive: Bool = false,
+        publisherRegistered: Bool = true, members: [UInt64], liveMembers: Bool = false
+    ) -> Bool {
+        if !holdsLive, publishedLive || liveMembers { return false }
         guard let published else { return held >= (members.max() ?? 0) }
         if publisherRegistered { return held >= published }
         return held > 0 && held >= (members.max() ?? 0)

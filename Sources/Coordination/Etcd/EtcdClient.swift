@@ -19,11 +19,19 @@ public final class EtcdClient: Sendable {
         var preferred = 0
         /// nil: not authenticated yet; "": etcd said auth is not enabled.
         var token: String?
+        /// The `cluster_id` of the last answer's header: a new value is an etcd rebuilt from nothing.
+        var clusterID: String?
     }
 
-    public init(endpoints: [URL], credentials: EtcdCredentials? = nil, timeout: TimeInterval = 2) {
+    /// The cluster id etcd last answered with (nil before any answer).
+    public var clusterID: String? { state.withLock { $0.clusterID } }
+
+    /// Calls start at `firstEndpoint`, by default a random one: a fleet's members spread over the endpoints
+    /// instead of all loading the first in the list.
+    public init(endpoints: [URL], credentials: EtcdCredentials? = nil, timeout: TimeInterval = 2, firstEndpoint: Int? = nil) {
         precondition(!endpoints.isEmpty, "at least one etcd endpoint")
         self.endpoints = endpoints
+        state.withLock { $0.preferred = (firstEndpoint ?? Int.random(in: 0..<endpoints.count)) % endpoints.count }
         self.credentials = credentials
         self.timeout = max(1, timeout.rounded(.up))
         let configuration = URLSessionConfiguration.ephemeral
@@ -65,18 +73,35 @@ public final class EtcdClient: Sendable {
         return try Self.keyValues(answer["kvs"])
     }
 
+    /// Every key from `start` (included) to `end` (excluded), in key order.
+    public func range(from start: String, to end: String) async throws(EtcdError) -> [EtcdKeyValue] {
+        let answer = try await call("v3/kv/range", ["key": ProtoJSON.base64(start), "range_end": ProtoJSON.base64(end)])
+        return try Self.keyValues(answer["kvs"])
+    }
+
+    /// The names of at most `limit` keys under `prefix` (no values), in key order.
+    public func keys(prefix: String, limit: Int = 10_000) async throws(EtcdError) -> [String] {
+        let answer = try await call("v3/kv/range", [
+            "key": ProtoJSON.base64(prefix), "range_end": ProtoJSON.base64(ProtoJSON.prefixEnd(prefix)),
+            "keys_only": true, "limit": String(limit),
+        ])
+        return try Self.keyValues(answer["kvs"]).map(\.key)
+    }
+
     public func put(_ put: EtcdPut) async throws(EtcdError) {
         _ = try await call("v3/kv/put", Self.putBody(put))
     }
 
     /// Applies `puts` only if every comparison holds (`succeeded`, omitted when false), at the answer's revision.
-    public func txn(when compares: [EtcdCreateRevisionEquals], then puts: [EtcdPut]) async throws(EtcdError) -> EtcdTxnResult {
+    /// `deletes`: keys deleted in the same transaction, after the puts.
+    public func txn(when compares: [EtcdCreateRevisionEquals], then puts: [EtcdPut], deletes: [String] = []) async throws(EtcdError) -> EtcdTxnResult {
         let body: ProtoJSON.Object = [
             "compare": compares.map { compare -> ProtoJSON.Object in
                 ["key": ProtoJSON.base64(compare.key), "target": "CREATE", "result": "EQUAL",
                  "create_revision": ProtoJSON.int64String(compare.revision)]
             },
-            "success": puts.map { ["request_put": Self.putBody($0)] },
+            "success": puts.map { ["request_put": Self.putBody($0)] }
+                + deletes.map { ["request_delete_range": ["key": ProtoJSON.base64($0)] as ProtoJSON.Object] },
         ]
         let answer = try await call("v3/kv/txn", body)
         let header = answer["header"] as? ProtoJSON.Object ?? [:]
@@ -114,13 +139,20 @@ public final class EtcdClient: Sendable {
             let index = (first + offset) % endpoints.count
             do {
                 let answer = try await authenticatedCall(endpoints[index], path, body)
-                state.withLock { $0.preferred = index }
+                let cluster = ((answer["header"] as? ProtoJSON.Object) ?? ((answer["result"] as? ProtoJSON.Object)?["header"] as? ProtoJSON.Object))?["cluster_id"]
+                state.withLock { state in
+                    state.preferred = index
+                    if let cluster = cluster.map({ "\($0)" }), !cluster.isEmpty { state.clusterID = cluster }
+                }
                 return answer
             } catch {
                 guard case .unreachable(let why) = error else { throw error }
                 failures.append("\(endpoints[index].absoluteString) \(why)")
             }
         }
+        // A token of a cluster that is gone (etcd rebuilt) is not refused: etcd waits for its raft index to catch up
+        // with the token's until the call times out. Timing out everywhere, the next call authenticates afresh.
+        if credentials != nil { state.withLock { $0.token = nil } }
         throw .unreachable(failures.joined(separator: "; "))
     }
 

@@ -18,20 +18,37 @@ public final class FleetCoordinator: Sendable {
     let log: @Sendable (String) -> Void
     /// How often the fleet is read (followers see a new pointer within this).
     let interval: Double
-    private let state: Mutex<State>
+    /// In an empty fleet (no pointer, no leader: new, or etcd rebuilt from nothing) a member campaigns only after
+    /// it has been registered this long (default a lease), so every member's record, version and live flag is
+    /// there to be compared and only the member with the newest live data leads.
+    let emptyFleetWait: Double
+    let state: Mutex<State>
 
     struct State {
         var election = Election()
         var status = FleetStatus()
         var nextKeepAlive: Double = 0
         var registered: MemberRecord?
+        /// When this member's record was first written under the current lease.
+        var registeredAt: Double?
         /// A lease we gave up while etcd may still hold it (so the leader key it carries is deleted at once).
         var leaseToRevoke: Int64?
         var lastLeaderEpoch: Int64 = 0
+        /// The pointer this member last published while leading: any other pointer read while leading was written
+        /// by someone else and is rewritten.
+        var ownPointer: DatasetPointer?
+        /// When the etcd's other fleets are looked at next (`FleetNeighbours`).
+        var nextNeighbourCheck: Double = 0
+        var clusterID: String?
+        /// The member records as last read, and when they are read again.
+        var memberKVs: [EtcdKeyValue] = []
+        var nextMembersRead: Double = 0
+        /// Whether the fleet's keys were seen (a pointer or a leader) since the generation began.
+        var sawFleet = false
     }
 
     public init(
-        settings: FleetSettings, member: any FleetMember, client: EtcdClient? = nil, interval: Double = 0.5,
+        settings: FleetSettings, member: any FleetMember, client: EtcdClient? = nil, interval: Double = 0.5, emptyFleetWait: Double? = nil,
         monotonic: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
         wall: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -40,6 +57,7 @@ public final class FleetCoordinator: Sendable {
         self.client = client ?? EtcdClient(endpoints: settings.endpoints, credentials: settings.credentials, timeout: settings.requestTimeout)
         self.member = member
         self.interval = interval
+        self.emptyFleetWait = emptyFleetWait ?? Double(settings.leaseSeconds)
         self.monotonic = monotonic
         self.wall = wall
         self.log = log
@@ -90,11 +108,15 @@ public final class FleetCoordinator: Sendable {
                 }
             }
         }
-        let lease = state.withLock { state -> Int64? in
+        let (lease, leadingEpoch) = state.withLock { state -> (Int64?, Int64?) in
             let lease = state.election.lease ?? state.leaseToRevoke
+            let epoch = state.election.role == .leader ? state.election.epoch : nil
             _ = state.election.dropLease()
-            return lease
+            return (lease, epoch)
         }
+        // Resign as etcd's own `Resign` does: delete the leader key only while it is still ours, so a member that
+        // already leads in our place is never deposed by our shutdown; the revoke then takes the rest.
+        if let leadingEpoch { await resign(epoch: leadingEpoch) }
         if let lease { try? await client.revoke(lease) }
     }
 
@@ -107,19 +129,39 @@ public final class FleetCoordinator: Sendable {
     }
 
     /// Reads the fleet, then campaigns, publishes or registers as due.
+    /// Each round reads the keys before `members/` (leader, pointer, ids: a few hundred bytes whatever the fleet's
+    /// size); the member records, which grow with it, only when the leader key is absent (a campaign compares
+    /// them) and otherwise once a lease, so a fleet's read volume grows with its size, not with its square.
     func round() async {
-        let kvs: [EtcdKeyValue]
-        do { kvs = try await client.range(prefix: keys.root) } catch {
+        var kvs: [EtcdKeyValue]
+        do { kvs = try await client.range(from: keys.root, to: keys.membersPrefix) } catch {
             etcdFailed(error)
             return
         }
+        let now = monotonic()
+        let leaderAbsent = !kvs.contains { $0.key == keys.leader }
+        if leaderAbsent || state.withLock({ now >= $0.nextMembersRead }) {
+            do {
+                let members = try await client.range(prefix: keys.membersPrefix)
+                state.withLock { state in
+                    state.memberKVs = members
+                    state.nextMembersRead = now + Double(settings.leaseSeconds)
+                }
+            } catch {
+                etcdFailed(error)
+                return
+            }
+        }
+        kvs += state.withLock { $0.memberKVs }
         etcdOK()
         let view = FleetView(kvs, keys: keys)
+        noteGeneration(view)
         member.adopt(idMark: view.ids)
         observe(view)
         await campaignIfDue(view)
         await publishIfDue(view)
         await register()
+        await checkNeighbours(view)
     }
 
     // MARK: - Lease
@@ -134,6 +176,7 @@ public final class FleetCoordinator: Sendable {
                     state.election.granted(lease: granted.id, ttl: granted.ttl, sentAt: sentAt)
                     state.nextKeepAlive = sentAt + Double(granted.ttl) / 3
                     state.registered = nil
+                    state.registeredAt = nil
                 }
                 etcdOK()
                 return true
@@ -187,7 +230,13 @@ public final class FleetCoordinator: Sendable {
             state.status.epoch = epoch == 0 ? state.status.epoch : epoch
             state.status.leaderName = view.leader?.record?.name
             state.status.leaderURL = view.leader?.record?.url
+            // Only a pointer that changed while watched was published just now; one found at start may be hours old.
+            if let pointer = view.pointer, let previous = state.status.published, pointer != previous,
+               pointer.epoch != state.election.epoch || state.election.role != .leader, let stamped = pointer.publishedInstant {
+                state.status.clockSkew = stamped.timeIntervalSince(wallNow)
+            }
             state.status.published = view.pointer
+            state.status.memberURLs = view.members.values.map(\.url).sorted()
             // Our lease still carries a leader key while we do not lead (we stepped down and etcd kept the lease).
             if state.election.role == .follower, let lease = state.election.lease, view.leader?.lease == lease {
                 state.leaseToRevoke = lease
@@ -205,13 +254,30 @@ public final class FleetCoordinator: Sendable {
             return
         }
         let held = member.heldVersion
+        let now = monotonic()
+        if view.pointer == nil, emptyFleetWait > 0 {
+            let registeredAt = state.withLock { $0.registeredAt }
+            guard let registeredAt, now - registeredAt >= emptyFleetWait else {
+                state.withLock { $0.status.waiting = "not campaigning yet: an empty fleet waits \(Int(emptyFleetWait)) s for every member to register" }
+                return
+            }
+        }
         let publisherRegistered = view.pointer.map {
             CampaignRule.publisherRegistered(pointerURL: $0.url, memberURLs: view.members.values.map(\.url))
         } ?? false
+        let others = view.members.filter { $0.key != settings.memberName }.values
+        // A member with live data is compared with the others holding live data (or not saying): a higher version
+        // of samples does not outrank it.
+        let rivals = view.members.values.filter { !member.holdsLiveData || $0.live != false }.map(\.version)
         guard CampaignRule.mayCampaign(
-            holding: held, published: view.pointer?.version, publisherRegistered: publisherRegistered,
-            members: view.members.values.map(\.version))
+            holding: held, holdsLive: member.holdsLiveData, published: view.pointer?.version, publishedLive: view.pointer?.live == true,
+            publisherRegistered: publisherRegistered, members: rivals,
+            liveMembers: others.contains { $0.live == true })
         else {
+            if !member.holdsLiveData, view.pointer?.live == true || others.contains(where: { $0.live == true }) {
+                state.withLock { $0.status.waiting = "not campaigning: holds only sample data while the fleet has held live data" }
+                return
+            }
             let behind = view.pointer.map { publisherRegistered ? "v\($0.version) is published" : "a member holds a newer version (the publisher of v\($0.version) is gone)" } ?? "a member holds a newer version"
             state.withLock { $0.status.waiting = "not campaigning: holds v\(held) while \(behind)" }
             return
@@ -240,9 +306,10 @@ public final class FleetCoordinator: Sendable {
             }
             if change == nil { state.withLock { $0.leaseToRevoke = lease } }  // won too late: give the key back
             handle(change)
-            // The mark left by earlier leaders is read again before any id is issued.
-            if change != nil, let kvs = try? await client.range(prefix: keys.ids) {
-                member.adopt(idMark: FleetView(kvs, keys: keys).ids)
+            // The mark left by earlier leaders, and every registered member's, are read again before any id is issued.
+            if change != nil, let kvs = try? await client.range(prefix: keys.root) {
+                let fresh = FleetView(kvs, keys: keys)
+                member.adopt(idMark: max(fresh.ids, fresh.members.values.compactMap(\.ids).max() ?? 0))
             }
         } catch {
             etcdFailed(error)
@@ -252,15 +319,25 @@ public final class FleetCoordinator: Sendable {
     // MARK: - Publication
 
     private func publishIfDue(_ view: FleetView) async {
-        let epoch = state.withLock { $0.election.epoch }
-        guard mayAct(), let pointer = await member.publication(after: view.pointer, epoch: epoch), mayAct() else { return }
-        let mark = max(view.ids, member.idMark)
+        let (epoch, own) = state.withLock { ($0.election.epoch, $0.ownPointer) }
+        // A pointer this leader did not write (another writer of the fleet's keys) is replaced as if none were there.
+        let standing = view.pointer == own || view.pointer?.epoch != epoch ? view.pointer : nil
+        if standing == nil, let foreign = view.pointer, foreign.epoch == epoch {
+            log("fleet: the pointer v\(foreign.version) at epoch \(epoch) is not this leader's; rewriting it")
+        }
+        guard mayAct(), let pointer = await member.publication(after: standing, epoch: epoch), mayAct() else { return }
+        // The member's mark: it adopted the fleet's only when plausible, so a mark written by someone else that no
+        // member could issue below is not written back.
+        let mark = member.idMark
         do {
             let result = try await client.txn(
                 when: [EtcdCreateRevisionEquals(key: keys.leader, revision: epoch)],
                 then: [EtcdPut(key: keys.dataset, value: FleetJSON.encode(pointer)), EtcdPut(key: keys.ids, value: Array(String(mark).utf8))])
             if result.succeeded {
-                state.withLock { $0.status.published = pointer }
+                state.withLock {
+                    $0.status.published = pointer
+                    $0.ownPointer = pointer
+                }
                 log("fleet: published v\(pointer.version) at epoch \(epoch)")
             } else {
                 log("fleet: publish of v\(pointer.version) refused by etcd: epoch \(epoch) no longer leads")
@@ -274,11 +351,17 @@ public final class FleetCoordinator: Sendable {
     private func register() async {
         let (lease, role, epoch, registered) = state.withLock { ($0.election.lease, $0.election.role, $0.status.epoch, $0.registered) }
         guard let lease else { return }
-        let record = MemberRecord(url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue)
+        let record = MemberRecord(
+            url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue, live: member.holdsLiveData,
+            ids: member.idMark)
         guard record != registered else { return }
         do {
             try await client.put(EtcdPut(key: keys.member(settings.memberName), value: FleetJSON.encode(record), lease: lease))
-            state.withLock { $0.registered = record }
+            let now = monotonic()
+            state.withLock { state in
+                state.registered = record
+                if state.registeredAt == nil { state.registeredAt = now }
+            }
         } catch {
             etcdFailed(error)
         }

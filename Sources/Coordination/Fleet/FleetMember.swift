@@ -2,6 +2,8 @@
 public protocol FleetMember: Sendable {
     /// The version of the dataset this member serves.
     var heldVersion: UInt64 { get }
+    /// Whether the dataset held has live data from some provider (not only the bundled samples).
+    var holdsLiveData: Bool { get }
     /// The highest id this member has ever issued (stored under `/<fleet>/ids`).
     var idMark: Int64 { get }
     /// The fleet's id mark as read from etcd: the member never issues an id at or below it again.

@@ -9,19 +9,33 @@ public struct DatasetPointer: Codable, Equatable, Sendable {
     /// Of the whole replication body, so a follower checks what it downloaded before decoding it.
     public var checksum: String
     public var asOf: String?
+    /// The publisher's wall clock when it published (Unix milliseconds): what a follower measures the skew between
+    /// the two clocks by, and judges "ahead of the clock" against, never its own clock alone.
+    public var publishedMillis: Int64?
+    /// SHA-256 of the body (hex) and the HMAC-SHA-256 over the fleet, token and that digest under
+    /// `PETTY_FLEET_SECRET` (hex), when the publisher has the secret; never the secret itself.
+    public var sha256: String?
+    public var signature: String?
+    /// Whether the publisher held live data (not only the bundled samples): the fleet has held live data since.
+    public var live: Bool?
 
-    public init(version: UInt64, epoch: Int64, url: String, checksum: String, asOf: String?) {
+    public init(version: UInt64, epoch: Int64, url: String, checksum: String, asOf: String?, publishedMillis: Int64? = nil) {
         self.version = version
         self.epoch = epoch
         self.url = url
         self.checksum = checksum
         self.asOf = asOf
+        self.publishedMillis = publishedMillis
     }
 
     enum CodingKeys: String, CodingKey {
         case version, epoch, url, checksum
         case asOf = "as_of"
+        case publishedMillis = "published_ms"
+        case sha256, signature, live
     }
+
+    public var publishedInstant: Date? { publishedMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
 }
 
 /// `/<fleet>/members/<name>`, under the member's lease (gone when the member is).
@@ -30,6 +44,11 @@ public struct MemberRecord: Codable, Equatable, Sendable {
     public var version: UInt64
     public var epoch: Int64
     public var role: String
+    /// Holds live data (nil from members before this was recorded).
+    public var live: Bool?
+    /// The highest station id this member knows was issued: a new leader adopts the fleet-wide maximum, so ids
+    /// are never reused even when etcd's `/ids` went with a rebuilt etcd.
+    public var ids: Int64?
 }
 
 /// `/<fleet>/leader`: who leads (the key's create_revision is the epoch).

@@ -16,6 +16,16 @@ public struct FleetStatus: Equatable, Sendable {
     public var published: DatasetPointer?
     /// Why the member does not campaign, when it does not.
     public var waiting: String?
+    /// The publisher's clock minus this member's, in seconds, measured when a new pointer was first read (so it
+    /// errs by up to one read interval towards a slower publisher); nil until a pointer changed while watched.
+    public var clockSkew: Double?
+    /// The registered members' advertised URLs, as last read.
+    public var memberURLs: [String] = []
+    /// Other fleets in the etcd that look like a typo of this one, or this member alone beside them.
+    public var warnings: [String] = []
+    /// Bumped each time etcd's cluster id changes or the fleet's keys vanish (etcd rebuilt from nothing): epochs of
+    /// another generation are not comparable, so what a follower holds is ordered afresh.
+    public var generation = 0
 
     public init() {}
 }

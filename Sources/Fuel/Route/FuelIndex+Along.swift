@@ -22,7 +22,7 @@ extension FuelIndex {
         hits.reserveCapacity(64)
         var hints = CorridorIndex.StripHints()
         var spent = CorridorWork()
-        // The arrays read per candidate and leg are read in place: through the structs each access was a bounds
+        // The arrays read per candidate and leg are read in place: through the structs each access is a bounds
         // check and often a retain.
         let finished = position.withUnsafeMutableBufferPointer { position in
         route.withLegMeasure { measure in

@@ -135,6 +135,7 @@ final class FakeEtcd: Sendable {
                 state.revision += 1
                 for op in (body["success"] as? [[String: Any]]) ?? [] {
                     if let put = op["request_put"] as? [String: Any] { try Self.apply(put: put, to: &state, bump: false) }
+                    if let delete = op["request_delete_range"] as? [String: Any] { state.keys[Self.text(delete["key"])] = nil }
                 }
             }
             var answer: [String: Any] = ["header": Self.header(state)]
