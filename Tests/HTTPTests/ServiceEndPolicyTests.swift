@@ -77,7 +77,8 @@ import Testing
         let outcome = Mutex<String?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            do { try app.run(); outcome.withLock { $0 = "returned" } } catch { outcome.withLock { $0 = "\(error)" } }
+            // Without the signal handlers `run()` installs: signal tests run beside this one in the same process.
+            do { try app.run(until: DispatchSemaphore(value: 0)); outcome.withLock { $0 = "returned" } } catch { outcome.withLock { $0 = "\(error)" } }
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 20) == .success)

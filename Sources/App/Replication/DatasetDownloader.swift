@@ -60,7 +60,7 @@ final class DatasetDownloader: Sendable {
         switch failure {
         case .tooLarge(let limit): "the dataset exceeds the \(limit)-byte cap; transfer cancelled"
         case .deadline(let seconds): "the dataset transfer did not finish within the \(Self.seconds(seconds)) s deadline"
-        case .redirectRefused(let status): "leader answered HTTP \(status) (a redirect, never followed)"
+        case .redirectRefused(let status): "leader answered HTTP \(status)"
         case .noResponse: "no HTTP response from the leader"
         case .cancelled: "cancelled"
         case .transport(.cannotConnectToHost): "cannot connect to the leader"

@@ -92,7 +92,6 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
     /// `ServiceEndPolicy.shutDownServer`, then shuts down gracefully; throws `ServiceEndedError` in the second case.
     public func run() throws {
         let stop = DispatchSemaphore(value: 0)
-        stopRequest.withLock { $0 = stop }
         var sources: [DispatchSourceSignal] = []
         for signalNumber in Self.stopSignals {
             signal(signalNumber, SIG_IGN)
@@ -101,11 +100,17 @@ public final class Application: RoutesBuilder, @unchecked Sendable {
             source.resume()
             sources.append(source)
         }
+        defer { sources.forEach { $0.cancel() } }
+        try run(until: stop)
+    }
+
+    /// `run()` without the signals: starts, waits for `stop` (or an ended service), shuts down.
+    func run(until stop: DispatchSemaphore) throws {
+        stopRequest.withLock { $0 = stop }
         try start()
         stop.wait()
         logger.notice("shutdown requested; draining connections (up to \(server.shutdownGraceSeconds)s)")
         shutdown()
-        sources.forEach { $0.cancel() }
         logger.notice("stopped")
         if let ended = endedService.withLock({ $0 }) { throw ended }
     }
