@@ -12,12 +12,14 @@ let package = Package(
         .target(name: "CEpoll"),
         // The system zlib, for gzip responses (zlib1g-dev, a documented dependency of the Swift toolchain on Linux).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // The one monotonic clock every module measures elapsed time with.
+        .target(name: "Clocks"),
         // The HTTP framework: knows nothing about fuel.
-        .target(name: "HTTP", dependencies: ["CEpoll", "CZlib"]),
+        .target(name: "HTTP", dependencies: ["CEpoll", "CZlib", "Clocks"]),
         // The pure fuel domain: no I/O.
         .target(name: "Fuel"),
         // Provider clients, pollers and wire-format adapters.
-        .target(name: "Providers", dependencies: ["Fuel"], resources: [.copy("SampleData")]),
+        .target(name: "Providers", dependencies: ["Fuel", "Clocks"], resources: [.copy("SampleData")]),
         // SHA-256, HMAC-SHA-256, PBKDF2 and the byte helpers they need (hex, base64, constant-time compare): pure Swift.
         // Optimised even in debug builds: unoptimised, a SCRAM login's 4,096 PBKDF2 rounds take about half a second.
         .target(name: "Crypto", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
@@ -27,11 +29,11 @@ let package = Package(
         // pure rules (Fuel) and the wiring (App), so neither the wire client nor App learns the tables.
         .target(name: "AlertStore", dependencies: ["Fuel", "Postgres", "Crypto"]),
         // etcd v3 over its JSON gateway, and the fleet's election and fencing: knows nothing about fuel.
-        .target(name: "Coordination"),
+        .target(name: "Coordination", dependencies: ["Clocks"]),
         // One folder per endpoint: controllers, the wire contract (DTOs, the JSON writer) and per-snapshot renders.
         .target(name: "API", dependencies: ["HTTP", "Fuel"]),
         // Wiring: configuration, commands, persistence, replication, pollers, the fleet and the application builder.
-        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination", "Crypto"]),
+        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination", "Crypto", "Clocks"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
         .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers", "TestSupport"], path: "Benchmarks/Sources/PettyBench"),
 

@@ -176,7 +176,7 @@ import Testing
         #expect(LoadLimits.maxStationID == DatasetValidation.maxStationID)
         let store = makePettyStore(Harness.good)
         let before = store.idMark
-        IDMark.raise(store, to: 50_000_000)
+        FleetIDHighWaterMark.raise(store, to: 50_000_000)
         #expect(store.idMark == before, "a mark replication would refuse is not adopted")
     }
 }

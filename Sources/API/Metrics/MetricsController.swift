@@ -17,7 +17,7 @@ struct MetricsController: RouteCollection {
         try access.check(request)
         var out = PrometheusText()
         http()?.write(to: &out, namespace: "petty")
-        let now = Date()
+        let now = fuel.context.clock()
         fuel.write(to: &out, now: now)
         ProcessMetrics.write(to: &out, startedAt: fuel.context.startedAt, now: now)
         return Response(

@@ -3,6 +3,7 @@ import Foundation
 import Fuel
 import HTTP
 import Providers
+import Clocks
 
 /// Loads the persisted dataset, or seeds a fresh one from the bundled sample payloads.
 struct DataBootstrap {
@@ -22,7 +23,7 @@ struct DataBootstrap {
 
     func makeStore() throws -> Result {
         let directory = DataDirectory(path: config.dataDirectory, logger: logger)
-        let started = Date()
+        let started = MonotonicClock.millis()
         let loaded = directory.load()
         var dataset = loaded.dataset
         // After a repair (a file moved aside, registry entries dropped) the disk no longer matches: save again.
@@ -44,7 +45,7 @@ struct DataBootstrap {
     }
 
     func seedFromSamples(_ dataset: Dataset) throws -> Dataset {
-        let started = Date()
+        let started = MonotonicClock.millis()
         let bundle = try SampleData.load()
         var dataset = dataset
         dataset.history = History.replaying(bundle.history, into: dataset.history, source: .sample)
@@ -84,5 +85,5 @@ struct DataBootstrap {
         return dataset
     }
 
-    static func millis(since start: Date) -> Int { Int(Date().timeIntervalSince(start) * 1000) }
+    static func millis(since start: Int64) -> Int { Int(MonotonicClock.millis() - start) }
 }

@@ -5,6 +5,7 @@ import Fuel
 import HTTP
 import Providers
 import Synchronization
+import Clocks
 
 /// Fleet mode (`PETTY_ETCD_ENDPOINTS`): the coordinator keeps the lease and the election; this service polls
 /// providers only while the coordinator says this member may act, and otherwise copies the published dataset.
@@ -27,7 +28,7 @@ final class FleetService: Service {
     init(
         settings: FleetSettings, store: PettyStore, providers: ProviderSettings, limits: FollowLimits, logger: Logger,
         secret: String? = nil, followers: [IPAddressRange] = [], clock: @escaping @Sendable () -> Date = { Date() },
-        monotonic: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        monotonic: @escaping @Sendable () -> Double = { MonotonicClock.seconds() }
     ) {
         self.logger = logger
         self.monotonic = monotonic

@@ -36,7 +36,7 @@ final class StoreFleetMember: FleetMember {
 
     func adopt(idMark: Int64) {
         // The registry only raises its mark; the fleet's mark matters once this member issues ids as leader.
-        IDMark.raise(store, to: idMark)
+        FleetIDHighWaterMark.raise(store, to: idMark)
     }
 
     func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {

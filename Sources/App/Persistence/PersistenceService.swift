@@ -5,6 +5,7 @@ import Glibc
 import Fuel
 import HTTP
 import Synchronization
+import Clocks
 
 /// Keeps the data directory equal to the store: checks every second whether the files on disk still hold the
 /// dataset in memory (they may be behind, or deleted, replaced or truncated behind our back) and saves when not.
@@ -86,7 +87,7 @@ final class PersistenceService: Service {
         let waiting = !ignoringBackoff && (retryAt.map { now < $0 } ?? false)
         if waiting { return false }
         if !held, retryAt == nil { logger.notice("data: the files in \(directory.path) were deleted or changed behind the server; saving them again") }
-        let started = Date()
+        let started = MonotonicClock.millis()
         do {
             // A deleted directory takes its lock file with it; lock the re-created one.
             if locked, !lock.isCurrent {
@@ -106,7 +107,7 @@ final class PersistenceService: Service {
             if recovered > 0 { logger.notice("data: saving to \(directory.path) works again after \(recovered) failed attempts") }
             // A merge parses megabytes of JSON into short-lived objects; give the freed pages back to the system.
             MemoryPressure.releaseFreePages()
-            logger.info("data: saved snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations) to \(directory.path) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+            logger.info("data: saved snapshot v\(dataset.snapshot.version) (\(dataset.snapshot.stationCount) stations) to \(directory.path) in \(MonotonicClock.millis() - started) ms")
             return true
         } catch {
             let failures = state.withLock { state -> Int in

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import Clocks
 #endif
 
 /// One HTTP/1.0 POST over a blocking socket, for `http://` endpoints. FoundationNetworking on Linux stops the
@@ -58,7 +59,7 @@ enum PlainHTTP {
             sent += n
         }
 
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = MonotonicClock.seconds()
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -70,7 +71,7 @@ enum PlainHTTP {
             }
             response.append(contentsOf: buffer[0..<n])
             guard response.count <= maxBytes else { throw .malformed("answer over \(maxBytes) bytes") }
-            if Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 > timeout { throw .unreachable("timed out") }
+            if MonotonicClock.elapsed(since: started) > timeout { throw .unreachable("timed out") }
         }
         return try parse(response)
     }

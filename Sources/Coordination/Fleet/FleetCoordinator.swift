@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Clocks
 
 /// Runs one member's side of the fleet against etcd: a lease kept alive every third of its TTL, the member
 /// record under it, a campaign when the leader key is absent and the member may lead (`CampaignRule`), the
@@ -49,7 +50,7 @@ public final class FleetCoordinator: Sendable {
 
     public init(
         settings: FleetSettings, member: any FleetMember, client: EtcdClient? = nil, interval: Double = 0.5, emptyFleetWait: Double? = nil,
-        monotonic: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+        monotonic: @escaping @Sendable () -> Double = { MonotonicClock.seconds() },
         wall: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.settings = settings

@@ -51,7 +51,7 @@ final class LogBuffer {
 
     func flush() {
         guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { Sys.writeAll(fd, $0) }
+        bytes.withUnsafeBytes { SystemCall.writeAll(fd, $0) }
         bytes.removeAll(keepingCapacity: bytes.capacity <= 256 * 1024)
     }
 }

@@ -94,7 +94,7 @@ public final class LogSink: Sendable {
             return
         }
         var line = line
-        line.withUTF8 { Sys.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        line.withUTF8 { SystemCall.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Clocks
 /// Wraps one route's whole chain (middleware included) to count its requests and time them, on the counters of
 /// the event loop the request arrived on.
 struct MeasuredResponder: Responder {
@@ -6,14 +7,14 @@ struct MeasuredResponder: Responder {
     let inner: Responder
 
     func respond(to request: Request) throws -> Response {
-        let started = Sys.monotonicMicros()
+        let started = MonotonicClock.micros()
         do {
             let response = try inner.respond(to: request)
-            metrics.record(slot: slot, status: response.status.code, micros: Sys.monotonicMicros() - started, loop: request.id.loop)
+            metrics.record(slot: slot, status: response.status.code, micros: MonotonicClock.micros() - started, loop: request.id.loop)
             return response
         } catch {
             // Nothing in the chain rendered it: the server answers 500.
-            metrics.record(slot: slot, status: 500, micros: Sys.monotonicMicros() - started, loop: request.id.loop)
+            metrics.record(slot: slot, status: 500, micros: MonotonicClock.micros() - started, loop: request.id.loop)
             throw error
         }
     }

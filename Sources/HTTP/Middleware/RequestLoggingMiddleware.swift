@@ -1,3 +1,4 @@
+import Clocks
 /// One line per request: client, method, route pattern (or path on a miss), status, bytes, duration, request id.
 public struct RequestLoggingMiddleware: Middleware {
     let logger: Logger
@@ -10,9 +11,9 @@ public struct RequestLoggingMiddleware: Middleware {
 
     public func respond(to request: Request, chainingTo next: Responder) throws -> Response {
         guard level >= logger.level else { return try next.respond(to: request) }
-        let started = Sys.monotonicMicros()
+        let started = MonotonicClock.micros()
         let response = try next.respond(to: request)
-        let elapsed = Double(Sys.monotonicMicros() - started) / 1000
+        let elapsed = Double(MonotonicClock.micros() - started) / 1000
         let route = request.route ?? request.path
         logger.log(level, "\(request.clientAddress) \(request.method) \(route) \(response.status.code) \(response.body.count)B \(Self.format(elapsed))ms id=\(request.id)")
         return response

@@ -22,7 +22,7 @@ final class DescriptorReserve: Sendable {
     }
 
     deinit {
-        held.withLock { $0.forEach { Sys.close($0) } }
+        held.withLock { $0.forEach { SystemCall.close($0) } }
     }
 
     /// Whether a reserved slot is lent or missing. Read right after an accept (a system call, so the store made
@@ -31,7 +31,7 @@ final class DescriptorReserve: Sendable {
 
     /// Takes back the slot a client accepted while short may hold: closes `fd` and fills the reserve again.
     func reclaim(_ fd: Int32) {
-        Sys.close(fd)
+        SystemCall.close(fd)
         refill()
     }
 
@@ -48,7 +48,7 @@ final class DescriptorReserve: Sendable {
             short.store(true, ordering: .sequentiallyConsistent)
             var closed = 0
             if let spare = spares.popLast() {
-                Sys.close(spare)
+                SystemCall.close(spare)
                 closed = shed()
             }
             topUp(&spares)
@@ -58,7 +58,7 @@ final class DescriptorReserve: Sendable {
 
     private func topUp(_ spares: inout [Int32]) {
         while spares.count < wanted {
-            let fd = Sys.openDevNull()
+            let fd = SystemCall.openDevNull()
             guard fd >= 0 else { break }
             spares.append(fd)
         }

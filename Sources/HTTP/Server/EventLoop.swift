@@ -4,6 +4,7 @@ import Glibc
 import CEpoll
 import Foundation
 import Synchronization
+import Clocks
 
 /// Shared, immutable-after-start state every loop reads.
 final class ServerContext: Sendable {
@@ -74,10 +75,10 @@ final class EventLoop: @unchecked Sendable {
         self.reserve = reserve
         serverName = Array(context.configuration.serverName.utf8)
         responder = context.responder
-        epfd = try Sys.epollCreate()
-        wakeFd = try Sys.eventFD()
+        epfd = try SystemCall.epollCreate()
+        wakeFd = try SystemCall.eventFD()
         scratch = .allocate(byteCount: 64 * 1024, alignment: 16)
-        Sys.epollControl(epfd, EPOLL_CTL_ADD, wakeFd, events: cepoll_in())
+        SystemCall.epollControl(epfd, EPOLL_CTL_ADD, wakeFd, events: cepoll_in())
         startListening()
     }
 
@@ -98,7 +99,7 @@ final class EventLoop: @unchecked Sendable {
     /// Asks the loop to stop accepting and finish its connections within `graceSeconds`.
     func requestDrain() {
         stopRequested.store(true, ordering: .releasing)
-        Sys.signalEventFD(wakeFd)
+        SystemCall.signalEventFD(wakeFd)
     }
 
     func waitUntilFinished() {
@@ -113,25 +114,25 @@ final class EventLoop: @unchecked Sendable {
         let maxEvents = 256
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: maxEvents)
         defer { events.deallocate() }
-        now = Sys.monotonicMillis()
+        now = MonotonicClock.millis()
         nextSweep = now + 1000
         while true {
             let timeout = Int32(max(0, min(nextSweep - now, (acceptingPausedUntil ?? Int64.max) - now, 1000)))
             logs.flush()
-            let count = Sys.epollWait(epfd, events, Int32(maxEvents), timeout: timeout)
-            now = Sys.monotonicMillis()
+            let count = SystemCall.epollWait(epfd, events, Int32(maxEvents), timeout: timeout)
+            now = MonotonicClock.millis()
             for i in 0..<count {
                 let event = events[i]
                 let fd = event.data.fd
                 if fd == listener.fd {
                     acceptConnections()
                 } else if fd == wakeFd {
-                    Sys.drainEventFD(wakeFd)
+                    SystemCall.drainEventFD(wakeFd)
                 } else if let connection = connection(for: fd) {
                     handle(event: event.events, on: connection)
                 }
             }
-            if count > 0, yieldPacer.shouldYield(afterBatchAt: Sys.monotonicMicros()) { Sys.yieldCore() }
+            if count > 0, yieldPacer.shouldYield(afterBatchAt: MonotonicClock.micros()) { SystemCall.yieldCore() }
             if stopRequested.load(ordering: .acquiring) && drainDeadline == nil { beginDrain() }
             if let until = acceptingPausedUntil, now >= until, drainDeadline == nil {
                 acceptingPausedUntil = nil
@@ -150,8 +151,8 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
         }
-        Sys.close(epfd)
-        Sys.close(wakeFd)
+        SystemCall.close(epfd)
+        SystemCall.close(wakeFd)
     }
 
     private func connection(for fd: Int32) -> Connection? {
@@ -163,12 +164,12 @@ final class EventLoop: @unchecked Sendable {
     private func startListening() {
         guard !listening else { return }
         // This loop is its listener's only waiter, so no wake-up is shared (no EPOLLEXCLUSIVE).
-        listening = Sys.epollControl(epfd, EPOLL_CTL_ADD, listener.fd, events: cepoll_in())
+        listening = SystemCall.epollControl(epfd, EPOLL_CTL_ADD, listener.fd, events: cepoll_in())
     }
 
     private func stopListening() {
         guard listening else { return }
-        Sys.epollControl(epfd, EPOLL_CTL_DEL, listener.fd)
+        SystemCall.epollControl(epfd, EPOLL_CTL_DEL, listener.fd)
         listening = false
     }
 
@@ -217,7 +218,7 @@ final class EventLoop: @unchecked Sendable {
         let shed = reserve.withSlotLent {
             var shed = 0
             while shed < 1024, case .accepted(let fd, _) = listener.accept() {
-                Sys.close(fd)
+                SystemCall.close(fd)
                 shed += 1
             }
             return shed
@@ -230,7 +231,7 @@ final class EventLoop: @unchecked Sendable {
     private func reportShed(_ count: Int) {
         if let closed = shedLog.admit(now: now, tallying: count) {
             context.logger.warning(
-                "out of file descriptors (limit \(Sys.fileDescriptorLimit())); closed \(closed) waiting connection(s) since the last report; accepting again every 100 ms")
+                "out of file descriptors (limit \(SystemCall.fileDescriptorLimit())); closed \(closed) waiting connection(s) since the last report; accepting again every 100 ms")
         }
     }
 
@@ -238,8 +239,8 @@ final class EventLoop: @unchecked Sendable {
         let body = #"{"error":true,"reason":"Server is at its connection limit; try again shortly"}"#
         let text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nRetry-After: 1\r\nConnection: close\r\n\r\n\(body)"
         var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Sys.send(fd, UnsafeRawBufferPointer($0), more: true) }
-        Sys.close(fd)
+        _ = bytes.withUnsafeMutableBytes { SystemCall.send(fd, UnsafeRawBufferPointer($0), more: true) }
+        SystemCall.close(fd)
     }
 
     // MARK: - Connection events
@@ -285,7 +286,7 @@ final class EventLoop: @unchecked Sendable {
         var peerClosed = false
         // Bounded per wake-up so one busy client cannot starve the others on this loop.
         reading: for _ in 0..<4 {
-            switch Sys.read(connection.fd, into: scratch) {
+            switch SystemCall.read(connection.fd, into: scratch) {
             case .bytes(let n):
                 connection.machine.received(UnsafeRawBufferPointer(rebasing: scratch[0..<n]), now: now)
                 // A lingering connection reads on to the client's EOF, discarding.
@@ -330,7 +331,7 @@ final class EventLoop: @unchecked Sendable {
             case .flush:
                 action = flush(connection)
             case .shutdownWrite:
-                Sys.shutdownWrite(connection.fd)
+                SystemCall.shutdownWrite(connection.fd)
                 action = .none
             case .close:
                 close(connection)
@@ -345,7 +346,7 @@ final class EventLoop: @unchecked Sendable {
         let more = connection.machine.finishesAfterFlush
         while connection.machine.pendingOutbound > 0 {
             let fd = connection.fd
-            switch connection.machine.withPendingOutput({ Sys.send(fd, $0, more: more) }) {
+            switch connection.machine.withPendingOutput({ SystemCall.send(fd, $0, more: more) }) {
             case .bytes(let n):
                 connection.machine.sent(n, now: now)
                 context.metrics.recordBytesSent(n, loop: index)
@@ -366,12 +367,12 @@ final class EventLoop: @unchecked Sendable {
         if connection.machine.wantsWrite { events |= cepoll_out() }
         guard let registered = connection.registeredEvents else {
             connection.registeredEvents = events
-            Sys.epollControl(epfd, EPOLL_CTL_ADD, connection.fd, events: events)
+            SystemCall.epollControl(epfd, EPOLL_CTL_ADD, connection.fd, events: events)
             return
         }
         guard events != registered else { return }
         connection.registeredEvents = events
-        Sys.epollControl(epfd, EPOLL_CTL_MOD, connection.fd, events: events)
+        SystemCall.epollControl(epfd, EPOLL_CTL_MOD, connection.fd, events: events)
     }
 
     private func close(_ connection: Connection) {
@@ -380,7 +381,7 @@ final class EventLoop: @unchecked Sendable {
         connectionCount -= 1
         context.metrics.openConnections.wrappingSubtract(1, ordering: .relaxed)
         // No EPOLL_CTL_DEL: closing the only descriptor for the socket removes it from the epoll set.
-        Sys.close(connection.fd)
+        SystemCall.close(connection.fd)
     }
 
     // MARK: - Timeouts and shutdown

@@ -10,7 +10,7 @@ struct HTTPDateCache {
     private(set) var bytes: [UInt8] = []
 
     mutating func current() -> [UInt8] {
-        let now = Sys.wallClockSeconds()
+        let now = SystemCall.wallClockSeconds()
         if now != cachedSecond {
             cachedSecond = now
             bytes = HTTPDateCache.format(seconds: now)

@@ -25,8 +25,8 @@ public final class HTTPServer: @unchecked Sendable {
     public var openConnections: Int { context.metrics.openConnections.load(ordering: .relaxed) }
 
     public func start() throws(ListenerError) {
-        Sys.ignoreSIGPIPE()
-        Sys.raiseFileDescriptorLimit()
+        SystemCall.ignoreSIGPIPE()
+        SystemCall.raiseFileDescriptorLimit()
         let count = max(1, configuration.threads)
         // One listening socket per loop (SO_REUSEPORT): under `Connection: close` traffic a single shared accept
         // queue costs about 8% of throughput (`Benchmarks/bench.sh` close row). The trade: a connection waits for

@@ -34,33 +34,33 @@ final class Listener: @unchecked Sendable {
             throw error
         } catch { throw .cannotResolve(host: host, message: "\(error)") }
         let fd: Int32
-        do { fd = try Sys.streamSocket(family: address.family) } catch { throw .system(error) }
+        do { fd = try SystemCall.streamSocket(family: address.family) } catch { throw .system(error) }
         do {
-            try Sys.setOption(fd, SOL_SOCKET, SO_REUSEADDR)
-            if reusePort { try Sys.setOption(fd, SOL_SOCKET, SO_REUSEPORT) }
+            try SystemCall.setOption(fd, SOL_SOCKET, SO_REUSEADDR)
+            if reusePort { try SystemCall.setOption(fd, SOL_SOCKET, SO_REUSEPORT) }
             // Accepted sockets inherit it on Linux, which saves a setsockopt per connection.
-            try Sys.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)
+            try SystemCall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)
             if address.family == AF_INET6 {
                 // `::` accepts IPv4 too (dual stack) unless the host says otherwise.
-                try Sys.setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0)
+                try SystemCall.setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0)
             }
         } catch let error as SocketError {
-            Sys.close(fd)
+            SystemCall.close(fd)
             throw .system(error)
-        } catch { Sys.close(fd); throw .system(SocketError("setsockopt")) }
+        } catch { SystemCall.close(fd); throw .system(SocketError("setsockopt")) }
         do {
-            try Sys.bind(fd, address.storage, length: address.length)
+            try SystemCall.bind(fd, address.storage, length: address.length)
         } catch {
-            Sys.close(fd)
+            SystemCall.close(fd)
             throw error.isAddressInUse ? .addressInUse(host: host, port: port) : .system(error)
         }
         if listening {
-            do { try Sys.listen(fd, backlog: backlog) } catch {
-                Sys.close(fd)
+            do { try SystemCall.listen(fd, backlog: backlog) } catch {
+                SystemCall.close(fd)
                 throw .system(error)
             }
         }
-        let local = Sys.localAddress(fd)
+        let local = SystemCall.localAddress(fd)
         self.fd = fd
         self.host = host
         self.port = SocketAddress.describe(local).port
@@ -77,7 +77,7 @@ final class Listener: @unchecked Sendable {
     func accept() -> AcceptResult {
         var peer = sockaddr_storage()
         while true {
-            let client = Sys.accept(fd, peer: &peer)
+            let client = SystemCall.accept(fd, peer: &peer)
             if client >= 0 {
                 return .accepted(fd: client, peer: SocketAddress.describe(peer).host)
             }
@@ -87,7 +87,7 @@ final class Listener: @unchecked Sendable {
             case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .exhausted
             case let code:
                 // EINVAL here is the listener shut by `stopAccepting`, not a bug.
-                Sys.checkProgrammingError("accept4", code, einvalIsBug: false)
+                SystemCall.checkProgrammingError("accept4", code, einvalIsBug: false)
                 return .failed
             }
         }
@@ -96,10 +96,10 @@ final class Listener: @unchecked Sendable {
     /// Leaves the listening state at once: the kernel refuses new connections (RST) and resets those still in
     /// the backlog, while the descriptor stays open (its number cannot be reused under a loop that still polls it).
     func stopAccepting() {
-        Sys.shutdown(fd, Int32(SHUT_RDWR))
+        SystemCall.shutdown(fd, Int32(SHUT_RDWR))
     }
 
     func close() {
-        Sys.close(fd)
+        SystemCall.close(fd)
     }
 }

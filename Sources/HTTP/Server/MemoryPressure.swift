@@ -2,7 +2,7 @@
 /// a burst of short-lived allocations returns to what the process really holds.
 public enum MemoryPressure {
     public static func releaseFreePages() {
-        Sys.trimHeap()
+        SystemCall.trimHeap()
     }
 
     /// Allocations of `bytes` or more are mapped on their own and unmapped when freed. By default glibc raises this
@@ -11,7 +11,7 @@ public enum MemoryPressure {
     /// resident size climbs burst after burst. A fixed threshold keeps such buffers out of the heap.
     @discardableResult
     public static func mapLargeAllocationsAlone(atLeast bytes: Int32 = largeAllocationBytes) -> Bool {
-        Sys.setMmapThreshold(bytes)
+        SystemCall.setMmapThreshold(bytes)
     }
 
     /// Above a large response body (hundreds of kilobytes stay in the heap as before), below bulk input of megabytes.

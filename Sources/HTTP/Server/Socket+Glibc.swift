@@ -21,7 +21,7 @@ public struct SocketError: Error, CustomStringConvertible, Sendable {
 /// Every Glibc call the server makes, behind tiny wrappers: EINTR retried, EAGAIN mapped to "would block",
 /// ECONNRESET/EPIPE and the like to "closed". EBADF, EFAULT and (where noted) EINVAL can only come from a bug in
 /// this program (a stale descriptor, a bad pointer), so they are logged as errors and stop debug builds.
-enum Sys {
+enum SystemCall {
     enum IOResult: Equatable {
         case bytes(Int)
         case wouldBlock
@@ -171,16 +171,6 @@ enum Sys {
 
     static func openDevNull() -> Int32 {
         open("/dev/null", O_RDONLY | O_CLOEXEC)
-    }
-
-    static func monotonicMillis() -> Int64 {
-        monotonicMicros() / 1000
-    }
-
-    static func monotonicMicros() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
     }
 
     /// Lets another runnable thread have this core; returns at once when there is none.

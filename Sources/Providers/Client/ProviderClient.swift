@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Clocks
 #endif
 
 /// A thin `URLSession` wrapper for provider APIs: ephemeral (no cache, no cookies), a real `User-Agent`,
@@ -58,7 +59,7 @@ public final class ProviderClient: Sendable {
     /// Sends `request` with retries. `auth` runs before every attempt; after a 401/403 it is invalidated and the
     /// request retried once with a fresh credential. Only a 2xx response is a success.
     public func send(_ request: ProviderRequest, auth: (any ProviderAuth)? = nil) async -> Result<ProviderResponse, ProviderError> {
-        let started = Date()
+        let started = MonotonicClock.seconds()
         var attempt = 0
         var refreshedAuth = false
         while true {
@@ -79,7 +80,7 @@ public final class ProviderClient: Sendable {
             switch await perform(prepared) {
             case .success(var response):
                 if (200..<300).contains(response.status) {
-                    response.elapsed = Date().timeIntervalSince(started)
+                    response.elapsed = MonotonicClock.elapsed(since: started)
                     response.attempts = attempt
                     return .success(response)
                 }

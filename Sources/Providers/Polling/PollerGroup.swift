@@ -1,5 +1,6 @@
 import Foundation
 import Fuel
+import Clocks
 
 /// Runs each poller in its own child task: poll, record the outcome, log one line, sleep until the next step.
 /// Outcomes are recorded in `statuses` (the data untouched) and retried with backoff: `base` doubling per consecutive
@@ -63,11 +64,10 @@ public final class PollerGroup: Sendable {
     public func step(_ poller: any ProviderPoller, failures: inout Int) async -> Date {
         let provider = poller.provider
         let startedAt = clock()
-        let started = ContinuousClock.now
+        let started = MonotonicClock.millis()
         let outcome = await poller.poll(at: startedAt, sink: sink)
         if Task.isCancelled { return outcome.next }
-        let elapsed = ContinuousClock.now - started
-        let millis = Int(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        let millis = Int(MonotonicClock.millis() - started)
         let now = clock()
         let notes = outcome.notes.isEmpty ? "" : "; " + outcome.notes.joined(separator: "; ")
         stats.record(Self.statsOutcome(outcome.result), for: provider, seconds: Double(millis) / 1000)

@@ -1,10 +1,8 @@
-import Coordination
-
 /// Whether a follower copies a published pointer: epoch first, then version. A newer epoch is a new leader that
 /// etcd elected, so its dataset is the fleet's, even at a lower version (its counter restarted, or it led on a
 /// version the held one never saw published); a pointer from an older epoch is a deposed leader, refused however
 /// high its version. Within one epoch only a higher version is news.
-enum PointerOrder: Equatable {
+public enum PointerOrder: Equatable, Sendable {
     /// An older epoch: refused.
     case olderEpoch
     /// Nothing to download; the pointer's epoch is held from now on.
@@ -14,7 +12,7 @@ enum PointerOrder: Equatable {
 
     /// `heldChecksum` is the pointer checksum of the dataset held, when known: the same body at a newer epoch
     /// (the new leader republishing what it copied) is not downloaded again.
-    static func of(_ pointer: DatasetPointer, heldEpoch: Int64, heldVersion: UInt64, heldChecksum: String?) -> PointerOrder {
+    public static func of(_ pointer: DatasetPointer, heldEpoch: Int64, heldVersion: UInt64, heldChecksum: String?) -> PointerOrder {
         if pointer.epoch < heldEpoch { return .olderEpoch }
         if pointer.version > heldVersion { return .copy(versionMayGoBack: false) }
         if pointer.epoch == heldEpoch { return .held }
