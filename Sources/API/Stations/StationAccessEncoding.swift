@@ -5,11 +5,12 @@ import Fuel
 /// written into the per-snapshot fragment; `open_now` depends on the instant, so it is appended per request
 /// (`openNow`) like `distance_km`, judged at the station's provider clock, and folded into the ETag.
 extension StationEncoding {
-    static func writeAccess(_ access: StationAccess?, into json: inout JSONWriter) {
+    static func writeAccess(_ station: Station, into json: inout JSONWriter) {
+        let access = station.access
         json.raw(",\"open_24h\":")
         writeOptional(access?.open24h ?? (access?.hours?.isAlwaysOpen == true ? true : nil), into: &json)
         json.raw(",\"membership_required\":")
-        writeOptional(access?.membershipRequired, into: &json)
+        writeOptional(station.membershipRequired, into: &json)
     }
 
     /// `,"open_now":true|false|null` for a list or detail object; `value` also goes into the ETag.

@@ -42,7 +42,7 @@ enum StationEncoding {
             json.raw(",\"data_delay_hours\":")
             json.int(delay)
         }
-        writeAccess(station.access, into: &json)
+        writeAccess(station, into: &json)
         json.raw(",\"prices\":[")
         for (index, price) in entry.prices.enumerated() {
             if index > 0 { json.raw(",") }

@@ -144,7 +144,7 @@ struct SummaryController: RouteCollection {
         if let distance = distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
         StationEncoding.writeOpenNow(openNow, into: &json)
         json.raw(",\"membership_required\":")
-        StationEncoding.writeOptional(entry.pointee.station.access?.membershipRequired, into: &json)
+        StationEncoding.writeOptional(MembersOnly.required(entry.pointee.station.record), into: &json)
         json.raw("}")
     }
 

@@ -313,7 +313,7 @@ private struct CandidateGatherer {
             if !excludedBrands.isEmpty, excludedBrands.contains(index.brandNumbers[slot]) { return }
             if let anyFuelBases, !sellsAny(anyFuelBases, slot: slot) { return }
         }
-        if let access = filters.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + slot) }) { return }
+        if let access = filters.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + slot, membersOnly: index.isMembersOnly(slot)) }) { return }
         var price: Int32 = 0
         if let fuelBase {
             price = index.priceTable[fuelBase + slot]

@@ -19,6 +19,9 @@ public final class FuelIndex: Sendable {
     var nameRank: [Int32] { layout.nameRank }
     /// Per slot, whether `OpenNow` can judge its station at all (`StationLayout.tellsOpening`).
     public var tellsOpening: [Bool] { layout.tellsOpening }
+    /// Whether the station at `slot` is members-only (`MembersOnly`), judged once per station layout.
+    @inline(__always)
+    public func isMembersOnly(_ slot: Int) -> Bool { layout.membersOnly[slot] }
     /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
     /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
     public var statesWithoutAccessFacts: Set<AustralianState> { layout.statesWithoutAccessFacts }

@@ -19,6 +19,8 @@ struct StationLayout: Sendable {
     /// Per slot, whether its station publishes anything `OpenNow` can judge (`OpenNow.canTell`): a list judges
     /// `open_now` only for these, and reads no other station's record (a cache miss each, on every nearby list).
     let tellsOpening: [Bool]
+    /// Per slot, whether the station is members-only (`MembersOnly`).
+    let membersOnly: [Bool]
     /// The search words, built on the first search of any snapshot sharing this layout.
     let search = BuiltOnce<StationSearchIndex>()
 
@@ -50,6 +52,7 @@ struct StationLayout: Sendable {
         nameRank = rank
 
         tellsOpening = entries.map { OpenNow.canTell($0.station.access) }
+        membersOnly = entries.map { $0.station.membershipRequired == true }
 
         let present = Set(entries.map(\.station.state))
         let informed = Set(entries.lazy.filter { $0.station.access.map { !$0.isEmpty } ?? false }.map(\.station.state))

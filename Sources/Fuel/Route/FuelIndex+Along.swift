@@ -66,7 +66,7 @@ extension FuelIndex {
         }
         let hits = corridorHits(query.route, detourKm: query.detourKm, in: candidates) { slot in
             guard let access = query.access else { return true }
-            return entries.withUnsafeBufferPointer { access.admits($0.baseAddress! + slot) }
+            return entries.withUnsafeBufferPointer { access.admits($0.baseAddress! + slot, membersOnly: isMembersOnly(slot)) }
         }
         var matches = hits.map { hit in (hit: hit, price: fuelBase.map { Int(priceTable[$0 + hit.slot]) } ?? 0) }
         let needed = min(matches.count, query.offset + query.limit)
