@@ -186,7 +186,7 @@ import Testing
         #expect(statewide.allSatisfy { $0["open_now"] as? Bool != false && $0["membership_required"] as? Bool != true })
     }
 
-    @Test func everySampleSummaryFitsIn1500Bytes() throws {
+    @Test func everySampleSummaryFitsInTheBudget() throws {
         var largest = 0
         for state in AustralianState.allCases {
             for fuel in FuelType.allCases {
@@ -206,7 +206,7 @@ import Testing
 
     /// The worst case: three maximum-length names of 3-byte characters near the point, Perth's longest advice
     /// with tomorrow's prices, every number at its widest.
-    @Test func theWorstCaseSummaryFitsIn1500Bytes() throws {
+    @Test func theWorstCaseSummaryFitsInTheBudget() throws {
         let asOf = Date(timeIntervalSince1970: 1_776_000_000)
         let name = String(repeating: "€", count: FeedPolicy.maxTextLength)
         let ids = (1...5).map(String.init)

@@ -51,6 +51,7 @@ extension StationSharePage {
         body.text(address)
         body.raw("</p>\n")
         if isSample { writeSampleNotice(asOf: asOf, into: &body) }
+        if status?.staleSince != nil, let asOf { writeQuietNotice(lastRefresh: asOf, into: &body) }
         if entry.prices.isEmpty {
             body.raw("<p>This station reports no current prices.</p>\n")
         } else {
@@ -190,6 +191,13 @@ extension StationSharePage {
         } else {
             html.raw("these prices were recorded from the provider; they are not live prices.")
         }
+        html.raw("</p>\n")
+    }
+
+    /// `p.notice` for a provider quiet for longer than its limit (`QuietProviders`): every price here is stale.
+    static func writeQuietNotice(lastRefresh: LocalTime, into html: inout HTMLWriter) {
+        html.raw("<p class=\"notice stale\"><strong>Out of date:</strong> ")
+        html.trusted("no new prices have come from this state's provider since \(lastRefresh.clock) \(lastRefresh.longDate); these prices may no longer hold.")
         html.raw("</p>\n")
     }
 

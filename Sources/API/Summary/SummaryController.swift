@@ -2,7 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 
-/// `GET /v1/summary?state=XX&fuel=U91[&near=lat,lng]`: one widget's worth in one call, at most 1,500 bytes.
+/// `GET /v1/summary?state=XX&fuel=U91[&near=lat,lng]`: one widget's worth in one call, at most 2,000 bytes (`maxBytes`).
 /// Everything but the three cheapest stations is rendered once per snapshot (and advice boundary); those are found
 /// per request, since whether a station is open changes with the minute.
 struct SummaryController: RouteCollection {
@@ -13,7 +13,7 @@ struct SummaryController: RouteCollection {
     static let cheapestCount = 3
     /// Station names are shortened to this many characters, so three of them fit the byte budget.
     static let maxNameCharacters = 40
-    static let maxBytes = 1_500
+    static let maxBytes = 2_000
     /// And to this many UTF-8 bytes (the ellipsis included): three names of 40 three-byte characters would not fit
     /// beside each station's access facts.
     static let maxNameBytes = 76
@@ -187,6 +187,11 @@ struct SummaryParts: Sendable {
         if let average { json.price(average.min) } else { json.null() }
         json.raw(",\"station_count\":")
         json.int(average?.stationCount ?? 0)
+        // The instant the state's provider went quiet for longer than its limit (`QuietProviders`): its prices stopped
+        // counting then, so the average and cheapest leave them out.
+        json.raw(",\"stale_since\":")
+        let quiet = view.clocks.provider(of: state).flatMap { view.snapshot.status(of: $0)?.staleSince }
+        if let quiet { json.string(ISOTimestamp.string(quiet)) } else { json.null() }
         // Only for the day the average describes: never a change that ends on another day. (Naming that day here, or
         // why the change is missing, would not fit the byte budget: `/v1/averages` and `/v1/trends` name it.)
         let change = WeekChange(points: view.history.points(state: state, fuel: fuel), day: view.index.dataDays[state])
@@ -206,6 +211,8 @@ struct SummaryParts: Sendable {
                 json.int(counts[.tomorrowCheaper] ?? 0)
                 json.raw(",\"same\":")
                 json.int(counts[.same] ?? 0)
+                json.raw(",\"no_price_today\":")
+                json.int(counts[.noPriceToday] ?? 0)
                 json.raw("}")
             } else {
                 json.null()

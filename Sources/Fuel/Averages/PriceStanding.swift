@@ -6,7 +6,8 @@ public struct PriceStanding: OptionSet, Hashable, Sendable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Set more than `PricePolicy.currentWithinDays` before its provider's as-of instant, and not confirmed by a
-    /// full feed within them (`PricePolicy.fullFeedConfirms`).
+    /// full feed within them (`PricePolicy.fullFeedConfirms`); or held from a live provider quiet for longer than its limit
+    /// (`QuietProviders`).
     public static let stale = PriceStanding(rawValue: 1)
     /// Outside its state's band for the fuel (`PlausibleBand`), or a placeholder value (`PlaceholderPrices`).
     public static let implausible = PriceStanding(rawValue: 2)
@@ -38,6 +39,11 @@ public struct PriceJudge: Sendable, Hashable {
         var unconfirmed: [ProviderID: Set<String>] = [:]
         for status in snapshot.statuses {
             guard let asOf = status.asOf else { continue }
+            // A provider quiet for longer than its limit (`QuietProviders`): every price it holds is stale.
+            if status.staleSince != nil {
+                cutoffs[status.provider] = .distantFuture
+                continue
+            }
             let cutoff = asOf.addingTimeInterval(-PricePolicy.currentMaxAge)
             cutoffs[status.provider] = cutoff
             if PricePolicy.fullFeedConfirms.contains(status.provider), let full = status.fullFeedAt, full >= cutoff {

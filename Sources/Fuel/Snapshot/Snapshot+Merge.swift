@@ -100,6 +100,7 @@ extension Snapshot {
             status.asOf = update.isDelta ? max(status.asOf ?? asOf, asOf) : asOf
             status.describedDay = update.isDelta ? update.describedDay.map { max(status.describedDay ?? $0, $0) } : update.describedDay
             if !update.isDelta { status.fullFeedAt = asOf }
+            status.staleSince = nil
         }
         if !update.isDelta && !tomorrowOnly { status.growthRejections = nil }
         status.stationCount = builder.providerEntries.count

@@ -69,6 +69,8 @@ public final class PollerGroup: Sendable {
         let elapsed = ContinuousClock.now - started
         let millis = Int(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         let now = clock()
+        // A provider failing for days has its prices flagged stale here, since no merge will do it.
+        sink.markQuiet(at: now)
         let notes = outcome.notes.isEmpty ? "" : "; " + outcome.notes.joined(separator: "; ")
         stats.record(Self.statsOutcome(outcome.result), for: provider, seconds: Double(millis) / 1000)
 
