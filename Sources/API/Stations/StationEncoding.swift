@@ -42,6 +42,7 @@ enum StationEncoding {
             json.raw(",\"data_delay_hours\":")
             json.int(delay)
         }
+        writeFacts(station, into: &json)
         writeAccess(station, into: &json)
         json.raw(",\"prices\":[")
         for (index, price) in entry.prices.enumerated() {
