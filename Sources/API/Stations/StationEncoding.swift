@@ -22,6 +22,8 @@ enum StationEncoding {
         json.string(station.name)
         json.raw(",\"brand\":")
         json.string(station.brand)
+        json.raw(",\"brand_key\":")
+        json.string(station.brandKey)
         json.raw(",\"address\":")
         json.string(station.address)
         json.raw(",\"suburb\":")
