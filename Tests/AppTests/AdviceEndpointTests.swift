@@ -162,8 +162,10 @@ import Testing
         let near = try require(vic["cheapest"] as? [[String: Any]])
         #expect(!near.isEmpty && near.allSatisfy { ($0["distance_km"] as? Double ?? 99) <= SummaryController.nearRadiusKm })
 
-        // No cycling city in Tasmania: no advice; a point in Sydney asked about ACT gets Sydney's.
-        #expect(try data("/v1/summary?state=TAS&fuel=U91")["advice"] is NSNull)
+        // No cycling city in Tasmania: the advice object says `no_cycle` (one shape, never null, issue 48 §16); a point in
+        // Sydney asked about ACT gets Sydney's.
+        let tas = try require(try data("/v1/summary?state=TAS&fuel=U91")["advice"] as? [String: Any])
+        #expect(tas["advice"] as? String == "no_cycle")
         let act = try data("/v1/summary?state=ACT&fuel=U91&near=-33.87,151.21")
         #expect((act["advice"] as? [String: Any])?["city"] as? String == "sydney")
     }

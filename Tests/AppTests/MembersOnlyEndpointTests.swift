@@ -27,3 +27,17 @@ import Testing
         for station in stations { #expect(station["membership_required"] as? Bool == true) }
     }
 }
+
+/// Issue 48 §16: a summary's cheapest items carry what a widget shows.
+@Suite struct SummaryItemTests {
+    @Test func cheapestItemsCarryBrandKeyTimeAndLocation() throws {
+        let app = try AppTestSupport.sharedSampleApp()
+        let body = try AppTestSupport.json(try app.test(.GET, "/v1/summary?state=NSW&fuel=U91&near=-33.87,151.21"))
+        let items = try require((body["data"] as? [String: Any])?["cheapest"] as? [[String: Any]])
+        #expect(items.count == 3)
+        for item in items {
+            #expect(item["brand"] is String && item["brand_key"] is String && item["updated_at"] is String)
+            #expect((item["location"] as? [String: Any])?["latitude"] is Double)
+        }
+    }
+}

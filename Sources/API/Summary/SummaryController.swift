@@ -2,7 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 
-/// `GET /v1/summary?state=XX&fuel=U91[&near=lat,lng]`: one widget's worth in one call, at most 2,000 bytes (`maxBytes`).
+/// `GET /v1/summary?state=XX&fuel=U91[&near=lat,lng]`: one widget's worth in one call, at most 2,500 bytes (`maxBytes`).
 /// Everything but the three cheapest stations is rendered once per snapshot (and advice boundary); those are found
 /// per request, since whether a station is open changes with the minute.
 struct SummaryController: RouteCollection {
@@ -13,7 +13,7 @@ struct SummaryController: RouteCollection {
     static let cheapestCount = 3
     /// Station names are shortened to this many characters, so three of them fit the byte budget.
     static let maxNameCharacters = 40
-    static let maxBytes = 2_000
+    static let maxBytes = 2_500
     /// And to this many UTF-8 bytes (the ellipsis included): three names of 40 three-byte characters would not fit
     /// beside each station's access facts.
     static let maxNameBytes = 76
@@ -76,7 +76,9 @@ struct SummaryController: RouteCollection {
         } else if let near {
             json.raw(board.nearbyFragment(fuel: fuel, near: near, snapshot: view.snapshot) ?? board.outsideFragments[fuel]!)
         } else {
-            json.null()
+            // A state without a cycling capital (ACT, TAS, NT): the same object as anywhere outside a metro area
+            // (`no_cycle`), never null, so the widget reads one shape.
+            json.raw(board.outsideFragments[fuel]!)
         }
         json.raw(",\"cheapest\":[")
         let fragments = view.rendered.fragments
@@ -127,7 +129,8 @@ struct SummaryController: RouteCollection {
         return JSONResponse.make(body: json.bytes, etag: hash.weakETag, lastModified: lastModified)
     }
 
-    /// `{"id":1,"name":"...","price":189.9,"distance_km":1.23,"open_now":true,"membership_required":false}`
+    /// `{"id":1,"name":"...","brand":"Shell","brand_key":"shell","price":189.9,"updated_at":"...","location":{...},
+    /// "distance_km":1.23,"open_now":true,"membership_required":false}`
     /// (`null` distance without `near`; `null` access facts where the provider says nothing). `fragment` is the
     /// station's list JSON (`StationEncoding.fragment`), whose id and name are these unless the name is shortened
     /// (nil: written from `entry`).
@@ -137,9 +140,21 @@ struct SummaryController: RouteCollection {
         into json: inout JSONWriter
     ) {
         writeIDAndName(entry, fragment: fragment, into: &json)
+        json.raw(",\"brand\":")
+        json.string(shortened(entry.pointee.station.brand))
+        json.raw(",\"brand_key\":")
+        json.string(BrandFamily.key(of: entry.pointee.station.brand))
         json.raw(",\"price\":")
         // Not `price(of:)`: a method called on `pointee` copied the record.
-        if let price = entry.pointee.prices.first(where: { $0.fuel == fuel }) { json.price(price.price) } else { json.null() }
+        let price = entry.pointee.prices.first(where: { $0.fuel == fuel })
+        if let price { json.price(price.price) } else { json.null() }
+        json.raw(",\"updated_at\":")
+        if let price { json.string(ISOTimestamp.string(price.updatedAt)) } else { json.null() }
+        json.raw(",\"location\":{\"latitude\":")
+        json.decimal(entry.pointee.station.location.latitude, places: 6)
+        json.raw(",\"longitude\":")
+        json.decimal(entry.pointee.station.location.longitude, places: 6)
+        json.raw("}")
         json.raw(",\"distance_km\":")
         if let distance = distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
         StationEncoding.writeOpenNow(openNow, into: &json)

@@ -23,7 +23,17 @@ public enum BrandFamily {
         var words = slug.split(separator: "-").map(String.init)
         if words.count > 1, genericTails.contains(words[words.count - 1]) { words.removeLast() }
         let trimmed = words.joined(separator: "-")
-        return families[trimmed] ?? trimmed
+        return families[trimmed] ?? capped(trimmed)
+    }
+
+    /// At most `maxLength` characters, cut after a whole word where one ends in time.
+    public static let maxLength = 40
+
+    static func capped(_ slug: String) -> String {
+        guard slug.utf8.count > maxLength else { return slug }
+        var cut = String(slug.prefix(maxLength))
+        while cut.hasSuffix("-") { cut.removeLast() }
+        return cut
     }
 
     static func slug(_ text: String) -> String {
