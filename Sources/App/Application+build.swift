@@ -49,6 +49,7 @@ package func buildApplication(
         coordination: fleet.map { service in { @Sendable in service.info() } })
     context.publicURL = config.publicBaseURL
     context.android = config.android
+    context.apple = config.apple
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
     // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional

@@ -11,7 +11,7 @@ struct SharePageController: RouteCollection {
 
     init(context: PettyContext) {
         self.context = context
-        hasApp = !(context.appStoreID ?? "").isEmpty || context.android != nil
+        hasApp = !(context.appStoreID ?? "").isEmpty || context.android != nil || context.apple != nil
     }
 
     func boot(routes: RoutesBuilder) throws {
