@@ -18,6 +18,7 @@ package func routes(_ app: Application, context: PettyContext, version: String, 
     try app.register(collection: HealthController(context: context, version: version, detail: detail))
     try app.register(collection: SharePageController(context: context))
     if let android = context.android { try app.register(collection: AssetLinksController(app: android)) }
+    if let apple = context.apple { try app.register(collection: AppleAppSiteAssociationController(app: apple)) }
 }
 
 /// `GET /metrics` for the clients `access` allows; `polls` is nil in follower mode (no pollers run).

@@ -53,6 +53,7 @@ package func buildApplication(
     store.store.preparing(with: context.prepareAdvice)
     app.register(service: AdviceBoardWarmer(context: context))
     context.android = config.android
+    context.apple = config.apple
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
     // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import Fuel
 
@@ -23,16 +24,25 @@ import Testing
         #expect(litre.costCents(priceTenths: 1_004, distanceKm: 0) == 100)  // 100.4 c
     }
 
-    /// Against libm's rounding over random fills and drives, half cents included.
-    @Test func costsRoundAsLibmRoundsHalfAwayFromZero() {
-        var generator = SystemRandomNumberGenerator()
+    /// Against decimal arithmetic on the figures served (distance, litres and L/100 km to the hundredth), over random
+    /// fills and drives, half cents included: what a client recomputing from the response gets (issue 48 §7).
+    @Test func costsFollowFromTheServedFiguresInDecimalArithmetic() {
+        var generator = SplitMix64(seed: 7)
+        func served(_ value: Double) -> Decimal {
+            var input = Decimal(value)
+            var output = Decimal()
+            NSDecimalRound(&output, &input, 2, .plain)
+            return output
+        }
         for _ in 0..<20_000 {
             let plan = FillPlan(litres: Double.random(in: 1...200, using: &generator).rounded() / [1, 2, 4][Int.random(in: 0...2, using: &generator)],
                                 litresPer100Km: Double.random(in: 2...30, using: &generator))
             let price = Int.random(in: 0...40_000, using: &generator)
-            let distance = [0, Double.random(in: 0...50, using: &generator)][Int.random(in: 0...1, using: &generator)]
-            let expected = Int((Double(price) * plan.litresPaid(distanceKm: distance) / 10).rounded(.toNearestOrAwayFromZero))
-            #expect(plan.costCents(priceTenths: price, distanceKm: distance) == expected)
+            let distance = [0, Double.random(in: 0...50, using: &generator), Double(Int.random(in: 0...5_000, using: &generator)) / 100][Int.random(in: 0...2, using: &generator)]
+            var cents = Decimal(price) / 10 * (served(plan.litres) + 2 * served(distance) * served(plan.litresPer100Km) / 100)
+            var expected = Decimal()
+            NSDecimalRound(&expected, &cents, 0, .plain)
+            #expect(Decimal(plan.costCents(priceTenths: price, distanceKm: distance)) == expected, "\(price) \(distance) \(plan)")
         }
     }
 

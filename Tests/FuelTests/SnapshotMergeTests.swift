@@ -146,7 +146,8 @@ import Testing
         #expect(third.snapshot.stationCount == 5)
     }
 
-    @Test func outliersAreDroppedPriceByPriceNotPerFeed() {
+    /// Sentinels (999.9) are dropped; typos are kept, flagged implausible (issue 48 §5).
+    @Test func outliersAreDroppedPriceByPriceNotPerFeed() throws {
         let update = ProviderUpdate(
             provider: .sa, stations: ["1", "2"].map { Fixture.station(.sa, $0, state: .SA) },
             prices: [
@@ -157,9 +158,12 @@ import Testing
             asOf: Fixture.now)
         let result = Fixture.merge(update)
         #expect(result.report.outcome == .applied)
-        #expect(result.report.rejectedOutliers == 3)
+        #expect(result.report.rejectedOutliers == 1)
         #expect(result.snapshot[1]?.prices.map(\.fuel) == [.U91])
-        #expect(result.snapshot[2]?.prices.map(\.fuel) == [.P98, .LPG])
+        let second = try #require(result.snapshot[2])
+        #expect(second.prices.map(\.fuel) == [.U91, .P95, .P98, .LPG])
+        let judge = result.snapshot.judge
+        #expect(second.prices.map { judge.standing(of: $0, at: second.station).contains(.implausible) } == [true, true, false, false])
     }
 
     @Test func aFullUpdateWhosePricesAreAllOutliersIsRejected() {

@@ -42,4 +42,17 @@ import Testing
         #expect(byKey[Fixture.key(.qld, "3")]! == nil)
         #expect(byKey[Fixture.key(.qld, "4")]! == nil)
     }
+
+    /// Issue 48 §7: `vs_average` is the price minus the average as served (to the hundredth), rounded to the tenth with
+    /// halves away from zero: 189.9 against 190.046 (served 190.05) is -0.15, so -0.2, never the -0.1 the unrounded
+    /// average gives.
+    @Test func theDifferenceIsTakenFromTheServedAverage() throws {
+        let average = FuelAverage(
+            state: .NSW, fuel: .U91, region: nil, average: 190.046, median: 190, min: PriceTenths(tenths: 1_800),
+            max: PriceTenths(tenths: 2_000), stationCount: 3)
+        let difference = try #require(VersusAverage.difference(PriceTenths(tenths: 1_899), average: average))
+        #expect(VersusAverage.rounded(difference) == -0.2)
+        #expect(VersusAverage.rounded(try #require(VersusAverage.difference(PriceTenths(tenths: 1_901), average: average))) == 0.1)
+        #expect(VersusAverage.rounded(0.25) == 0.3 && VersusAverage.rounded(-0.25) == -0.3 && VersusAverage.rounded(-0.04) == 0)
+    }
 }

@@ -26,6 +26,7 @@ import Testing
         }
 
         func rollOver(at now: Date) {}
+        func markQuiet(at now: Date) {}
         func status(of provider: ProviderID) -> ProviderStatus? { nil }
     }
 

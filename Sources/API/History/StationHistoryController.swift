@@ -21,7 +21,10 @@ struct StationHistoryController: RouteCollection {
         let (fuel, days) = (params.fuel, params.days)
         let state = entry.station.state
         let through = HistoryDay.of(asOf: context.now(for: state, in: view), state: state)
-        let window = StationPriceWindow(marks: view.dataset.stationHistory.marks(id, fuel), state: state, through: through, days: days)
+        let judge = view.index.judge
+        let window = StationPriceWindow(
+            marks: view.dataset.stationHistory.marks(id, fuel), state: state, through: through, days: days,
+            counts: { judge.isPlausible($0, fuel: fuel, in: state) })
         let dto = StationHistoryDTO(station: entry.station, fuel: fuel, days: days, through: through, window: window)
         return try JSONResponse.content(Envelope(data: dto, meta: MetaDTO(view.rendered.meta(for: state))), lastModified: view.rendered.lastModified)
     }

@@ -5,6 +5,8 @@ struct StationHistoryDTO: Codable, Sendable {
     struct Change: Codable, Sendable {
         var at: String
         var price: CentsValue
+        /// Present (true) only for a price that is not real (a typo, a placeholder): left out of `daily`.
+        var implausible: Bool?
     }
 
     struct Day: Codable, Sendable {
@@ -29,7 +31,9 @@ struct StationHistoryDTO: Codable, Sendable {
         self.fuel = fuel.rawValue
         self.days = days
         self.through = through.description
-        changes = window.changes.map { Change(at: ISOTimestamp.string($0.at), price: CentsValue($0.price)) }
+        changes = zip(window.changes, window.implausible).map {
+            Change(at: ISOTimestamp.string($0.at), price: CentsValue($0.price), implausible: $1 ? true : nil)
+        }
         daily = window.daily.map {
             Day(day: $0.day.description, low: CentsValue($0.low), high: CentsValue($0.high), close: CentsValue($0.close))
         }

@@ -18,10 +18,13 @@ struct FuelListingDTO: Codable, Sendable {
 /// One row of `GET /v1/brands`.
 struct BrandListingDTO: Codable, Sendable {
     var brand: String
+    /// The brand family's slug (`BrandFamily`), for logo assets: several brands may share one.
+    var brandKey: String
     var stationCount: Int
 
     init(_ listing: BrandListing) {
         brand = listing.brand
+        brandKey = BrandFamily.key(of: listing.brand)
         stationCount = listing.stationCount
     }
 }

@@ -11,7 +11,7 @@ struct SharePageController: RouteCollection {
 
     init(context: PettyContext) {
         self.context = context
-        hasApp = !(context.appStoreID ?? "").isEmpty || context.android != nil
+        hasApp = !(context.appStoreID ?? "").isEmpty || context.android != nil || context.apple != nil
     }
 
     func boot(routes: RoutesBuilder) throws {
@@ -23,6 +23,11 @@ struct SharePageController: RouteCollection {
         let raw = request.parameters.get("id") ?? ""
         let view = context.store.current
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
+            if let id = StationID(raw[...]), let removed = view.dataset.removedStation(id) {
+                var response = preference == .html ? RemovedStationResponse.html() : RemovedStationResponse.json(removed)
+                response.headers.replaceOrAdd(name: "Vary", value: "Accept, Accept-Encoding")
+                return response
+            }
             guard preference == .html else {
                 throw Abort(.notFound, reason: "No station with id '\(raw)'", headers: ["Vary": "Accept, Accept-Encoding"])
             }

@@ -14,13 +14,17 @@ struct SharePreviewText {
     let prices: [StationPrice]
     let asOf: LocalTime?
     let isSample: Bool
+    /// Prices on the page that do not count (stale or implausible): left out of the preview, which says how many.
+    let leftOut: Int
 
-    init(name: String, address: String, prices: [StationPrice], asOf: LocalTime?, isSample: Bool) {
+    /// `prices`: the station's prices that count.
+    init(name: String, address: String, prices: [StationPrice], asOf: LocalTime?, isSample: Bool, leftOut: Int = 0) {
         self.name = name
         self.address = address
         self.prices = prices
         self.asOf = asOf
         self.isSample = isSample
+        self.leftOut = leftOut
     }
 
     /// `tomorrow`: "Tomorrow, Fri 16 Jan: Unleaded 91 169.9 ¢/L." when it should be named.
@@ -28,10 +32,11 @@ struct SharePreviewText {
         var text = "Fuel prices at \(name), \(address)"
         if let asOf { text += ", as of \(asOf.clock) \(asOf.longDate)" }
         if prices.isEmpty {
-            text += ": none reported."
+            text += leftOut > 0 ? ": no current price." : ": none reported."
         } else {
             text += ": " + Self.list(prices.map { ($0.fuel, $0.price) }) + "."
         }
+        if leftOut > 0 { text += " \(leftOut) more on the page, out of date or not real prices." }
         if let tomorrow { text += " " + tomorrow }
         if isSample { text += " Sample data, not live prices." }
         return text

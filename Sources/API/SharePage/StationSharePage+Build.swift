@@ -18,7 +18,16 @@ extension StationSharePage {
         let address = addressLine(station)
         let asOf = (status?.asOf ?? entry.prices.map(\.updatedAt).max()).map { LocalTime($0, in: zone) }
         let isSample = status?.source == .sample
-        let summary = SharePreviewText(name: name, address: address, prices: entry.prices, asOf: asOf, isSample: isSample)
+        // A price older than the window reads as old whether or not a full feed still lists it (NSW); one that does not
+        // count is left out of the preview, which is read without the page's notes.
+        let window = status?.asOf.map { $0.addingTimeInterval(-PricePolicy.currentMaxAge) }
+        let judged = entry.prices.map { price -> (price: StationPrice, standing: PriceStanding, old: Bool) in
+            let standing = standing(price)
+            return (price, standing, standing.contains(.stale) || window.map { price.updatedAt < $0 } == true)
+        }
+        let summary = SharePreviewText(
+            name: name, address: address, prices: judged.filter { $0.standing == .counts }.map(\.price), asOf: asOf, isSample: isSample,
+            leftOut: judged.count(where: { $0.standing != .counts }))
 
         let appID = appStoreID.flatMap { id -> [UInt8]? in
             guard !id.isEmpty else { return nil }
@@ -42,19 +51,27 @@ extension StationSharePage {
         body.text(address)
         body.raw("</p>\n")
         if isSample { writeSampleNotice(asOf: asOf, into: &body) }
+        if status?.staleSince != nil, let asOf { writeQuietNotice(lastRefresh: asOf, into: &body) }
         if entry.prices.isEmpty {
             body.raw("<p>This station reports no current prices.</p>\n")
         } else {
             body.raw("<table class=\"prices\">\n<caption>Prices in cents per litre</caption>\n")
-            for price in entry.prices {
+            for (price, standing, old) in judged {
                 body.raw("<tr><th scope=\"row\">")
                 body.text(price.fuel.displayName)
-                body.raw("</th><td class=\"price\">")
-                body.price(price.price)
-                if standing(price).contains(.stale) {
+                if standing.contains(.implausible) {
+                    body.raw("</th><td class=\"price implausible\"><s>")
+                    body.price(price.price)
+                    body.raw("</s></td><td class=\"updated implausible\">")
+                    body.trusted(implausibleText)
+                } else if old {
+                    body.raw("</th><td class=\"price\">")
+                    body.price(price.price)
                     body.raw("</td><td class=\"updated stale\">")
                     body.trusted(staleText(price.updatedAt, zone: zone))
                 } else {
+                    body.raw("</th><td class=\"price\">")
+                    body.price(price.price)
                     body.raw("</td><td class=\"updated\">updated ")
                     body.trusted(updatedText(price.updatedAt, zone: zone, dataYear: asOf?.year))
                 }
@@ -121,12 +138,15 @@ extension StationSharePage {
         return dataYear == nil || dataYear == local.year ? text : "\(text) \(local.year)"
     }
 
-    /// "last reported 21 Sep 2023, may be out of date": a price older than `PricePolicy.currentWithinDays` before its
-    /// provider's data, dated in the station's state.
+    /// "last reported 21 Sep 2023, may be out of date": a price set more than `PricePolicy.currentWithinDays` before its
+    /// provider's data (even one a full feed still lists), or `stale` for any reason, dated in the station's state.
     static func staleText(_ instant: Date, zone: TimeZone) -> String {
         let local = LocalTime(instant, in: zone)
         return "last reported \(local.shortDate) \(local.year), may be out of date"
     }
+
+    /// What a price flagged `implausible` (a placeholder such as 350.0, or a typo) reads instead of its time.
+    static let implausibleText = "not a real price (a placeholder or typo the station reported), left out of averages"
 
     /// `p.open-app`: the station's own public URL; with the app installed, App Links / universal links open it there.
     static func writeOpenInApp(_ base: PublicURL, id: StationID, into html: inout HTMLWriter) {
@@ -171,6 +191,13 @@ extension StationSharePage {
         } else {
             html.raw("these prices were recorded from the provider; they are not live prices.")
         }
+        html.raw("</p>\n")
+    }
+
+    /// `p.notice` for a provider quiet for longer than its limit (`QuietProviders`): every price here is stale.
+    static func writeQuietNotice(lastRefresh: LocalTime, into html: inout HTMLWriter) {
+        html.raw("<p class=\"notice stale\"><strong>Out of date:</strong> ")
+        html.trusted("no new prices have come from this state's provider since \(lastRefresh.clock) \(lastRefresh.longDate); these prices may no longer hold.")
         html.raw("</p>\n")
     }
 

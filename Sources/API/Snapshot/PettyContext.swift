@@ -14,6 +14,7 @@ package struct PettyContext: Sendable {
     package var publicURL = PublicURL(listenHost: "127.0.0.1", port: 8080)
     /// `PETTY_ANDROID_PACKAGE` and `PETTY_ANDROID_CERT_SHA256`: serves `/.well-known/assetlinks.json` when set.
     package var android: AndroidAppLink? = nil
+    package var apple: AppleAppLink? = nil
     /// Set in follower mode: how copying from the leader goes, for `/health`.
     package var follower: (@Sendable () -> FollowerStatus)? = nil
     /// How saving to the data directory goes, for `/health`.

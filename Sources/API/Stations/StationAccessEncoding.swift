@@ -5,11 +5,52 @@ import Fuel
 /// written into the per-snapshot fragment; `open_now` depends on the instant, so it is appended per request
 /// (`openNow`) like `distance_km`, judged at the station's provider clock, and folded into the ETag.
 extension StationEncoding {
-    static func writeAccess(_ access: StationAccess?, into json: inout JSONWriter) {
+    static func writeAccess(_ station: Station, into json: inout JSONWriter) {
+        let access = station.access
         json.raw(",\"open_24h\":")
         writeOptional(access?.open24h ?? (access?.hours?.isAlwaysOpen == true ? true : nil), into: &json)
         json.raw(",\"membership_required\":")
-        writeOptional(access?.membershipRequired, into: &json)
+        writeOptional(station.membershipRequired, into: &json)
+        json.raw(",\"opening_hours\":")
+        if let hours = access?.hours { writeHours(hours, into: &json) } else { json.null() }
+    }
+
+    /// `"kind":"fuel"` and `"adblue":true|false|null`.
+    static func writeFacts(_ station: Station, into json: inout JSONWriter) {
+        json.raw(",\"kind\":")
+        json.string(station.kind.rawValue)
+        json.raw(",\"adblue\":")
+        writeOptional(station.facts?.adBlue, into: &json)
+    }
+
+    /// `[{"day":"mon","open":"06:00","close":"22:00"}, ...]`, Monday first, in the station's local time: a closed day
+    /// has null times, a day open all day 00:00 to 24:00, and a close at or before the open runs past midnight.
+    static func writeHours(_ hours: WeeklyHours, into json: inout JSONWriter) {
+        json.raw("[")
+        for (index, day) in hours.days.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.raw("{\"day\":\"")
+            json.raw(weekdays[index])
+            json.raw("\",\"open\":")
+            switch day {
+            case .closed: json.raw("null,\"close\":null}")
+            case .allDay: json.raw("\"00:00\",\"close\":\"24:00\"}")
+            case .open(let from, let to):
+                json.string(clock(from))
+                json.raw(",\"close\":")
+                json.string(clock(to))
+                json.raw("}")
+            }
+        }
+        json.raw("]")
+    }
+
+    private static let weekdays: [StaticString] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    /// `06:05` for 365 minutes after midnight.
+    private static func clock(_ minutes: Int) -> String {
+        let hour = minutes / 60, minute = minutes % 60
+        return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
     }
 
     /// `,"open_now":true|false|null` for a list or detail object; `value` also goes into the ETag.

@@ -22,6 +22,8 @@ enum StationEncoding {
         json.string(station.name)
         json.raw(",\"brand\":")
         json.string(station.brand)
+        json.raw(",\"brand_key\":")
+        json.string(station.brandKey)
         json.raw(",\"address\":")
         json.string(station.address)
         json.raw(",\"suburb\":")
@@ -42,7 +44,8 @@ enum StationEncoding {
             json.raw(",\"data_delay_hours\":")
             json.int(delay)
         }
-        writeAccess(station.access, into: &json)
+        writeFacts(station, into: &json)
+        writeAccess(station, into: &json)
         json.raw(",\"prices\":[")
         for (index, price) in entry.prices.enumerated() {
             if index > 0 { json.raw(",") }

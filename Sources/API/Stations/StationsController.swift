@@ -45,6 +45,7 @@ struct StationsController: RouteCollection {
         let raw = request.parameters.get("id") ?? ""
         let view = context.store.current
         guard let id = StationID(raw[...]), let slot = view.snapshot.slot(of: id) else {
+            if let id = StationID(raw[...]), let removed = view.dataset.removedStation(id) { return RemovedStationResponse.json(removed) }
             throw Abort(.notFound, reason: "No station with id '\(raw)'")
         }
         return view.rendered.detailResponse(slot: slot, in: view, wall: context.clock())

@@ -46,6 +46,13 @@ struct StationsParameters: EndpointParameters {
         case litres
         /// With `near` and one fuel: the car's consumption (2 to 30, default 8.0), for `fill_cost`.
         case litresPer100Km = "l_per_100km"
+        /// `fuel` (default), `ev` (charging only) or `any`; favourites by `ids` default to every kind.
+        case kind
+    }
+
+    /// `kind=`: which stations a list keeps.
+    enum Kind: String, CaseIterable {
+        case fuel, ev, any
     }
 
     /// Everything but the access filter, which needs the snapshot (`openNow`).
@@ -75,6 +82,12 @@ struct StationsParameters: EndpointParameters {
         query.brands = try params.list(.brand)
         query.excludedBrands = try params.list(.excludeBrand)
         query.fill = try params.fillPlan(litres: .litres, consumption: .litresPer100Km, near: near, fuels: query.fuels)
+        switch try params.choice(.kind, as: Kind.self) {
+        case nil: query.kinds = .usual
+        case .fuel: query.kinds = .only(.fuel)
+        case .ev: query.kinds = .only(.ev)
+        case .any: query.kinds = .any
+        }
         openNow = try params.bool(.openNow) ?? false
         compact = try params.bool(.compact) ?? false
         cluster = try params.bool(.cluster) ?? false

@@ -2,7 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 
-/// `GET /v1/summary?state=XX&fuel=U91[&near=lat,lng]`: one widget's worth in one call, at most 1,500 bytes.
+/// `GET /v1/summary?state=XX&fuel=U91[&near=lat,lng]`: one widget's worth in one call, at most 2,500 bytes (`maxBytes`).
 /// Everything but the three cheapest stations is rendered once per snapshot (and advice boundary); those are found
 /// per request, since whether a station is open changes with the minute.
 struct SummaryController: RouteCollection {
@@ -13,7 +13,7 @@ struct SummaryController: RouteCollection {
     static let cheapestCount = 3
     /// Station names are shortened to this many characters, so three of them fit the byte budget.
     static let maxNameCharacters = 40
-    static let maxBytes = 1_500
+    static let maxBytes = 2_500
     /// And to this many UTF-8 bytes (the ellipsis included): three names of 40 three-byte characters would not fit
     /// beside each station's access facts.
     static let maxNameBytes = 76
@@ -72,7 +72,9 @@ struct SummaryController: RouteCollection {
         } else if let near {
             json.raw(board.nearbyFragment(fuel: fuel, near: near, snapshot: view.snapshot) ?? board.outsideFragments[fuel]!)
         } else {
-            json.null()
+            // A state without a cycling capital (ACT, TAS, NT): the same object as anywhere outside a metro area
+            // (`no_cycle`), never null, so the widget reads one shape.
+            json.raw(board.outsideFragments[fuel]!)
         }
         json.raw(",\"cheapest\":[")
         let fragments = view.rendered.fragments
@@ -123,7 +125,8 @@ struct SummaryController: RouteCollection {
         return JSONResponse.make(body: json.bytes, etag: hash.weakETag, lastModified: lastModified)
     }
 
-    /// `{"id":1,"name":"...","price":189.9,"distance_km":1.23,"open_now":true,"membership_required":false}`
+    /// `{"id":1,"name":"...","brand":"Shell","brand_key":"shell","price":189.9,"updated_at":"...","location":{...},
+    /// "distance_km":1.23,"open_now":true,"membership_required":false}`
     /// (`null` distance without `near`; `null` access facts where the provider says nothing). `fragment` is the
     /// station's list JSON (`StationEncoding.fragment`), whose id and name are these unless the name is shortened
     /// (nil: written from `entry`).
@@ -133,14 +136,26 @@ struct SummaryController: RouteCollection {
         into json: inout JSONWriter
     ) {
         writeIDAndName(entry, fragment: fragment, into: &json)
+        json.raw(",\"brand\":")
+        json.string(shortened(entry.pointee.station.brand))
+        json.raw(",\"brand_key\":")
+        json.string(BrandFamily.key(of: entry.pointee.station.brand))
         json.raw(",\"price\":")
         // Not `price(of:)`: a method called on `pointee` copied the record.
-        if let price = entry.pointee.prices.first(where: { $0.fuel == fuel }) { json.price(price.price) } else { json.null() }
+        let price = entry.pointee.prices.first(where: { $0.fuel == fuel })
+        if let price { json.price(price.price) } else { json.null() }
+        json.raw(",\"updated_at\":")
+        if let price { json.string(ISOTimestamp.string(price.updatedAt)) } else { json.null() }
+        json.raw(",\"location\":{\"latitude\":")
+        json.decimal(entry.pointee.station.location.latitude, places: 6)
+        json.raw(",\"longitude\":")
+        json.decimal(entry.pointee.station.location.longitude, places: 6)
+        json.raw("}")
         json.raw(",\"distance_km\":")
         if let distance = distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
         StationEncoding.writeOpenNow(openNow, into: &json)
         json.raw(",\"membership_required\":")
-        StationEncoding.writeOptional(entry.pointee.station.access?.membershipRequired, into: &json)
+        StationEncoding.writeOptional(MembersOnly.required(entry.pointee.station.record), into: &json)
         json.raw("}")
     }
 
@@ -183,6 +198,11 @@ struct SummaryParts: Sendable {
         if let average { json.price(average.min) } else { json.null() }
         json.raw(",\"station_count\":")
         json.int(average?.stationCount ?? 0)
+        // The instant the state's provider went quiet for longer than its limit (`QuietProviders`): its prices stopped
+        // counting then, so the average and cheapest leave them out.
+        json.raw(",\"stale_since\":")
+        let quiet = view.clocks.provider(of: state).flatMap { view.snapshot.status(of: $0)?.staleSince }
+        if let quiet { json.string(ISOTimestamp.string(quiet)) } else { json.null() }
         // Only for the day the average describes: never a change that ends on another day. (Naming that day here, or
         // why the change is missing, would not fit the byte budget: `/v1/averages` and `/v1/trends` name it.)
         let change = WeekChange(points: view.history.points(state: state, fuel: fuel), day: view.index.dataDays[state])
@@ -202,6 +222,8 @@ struct SummaryParts: Sendable {
                 json.int(counts[.tomorrowCheaper] ?? 0)
                 json.raw(",\"same\":")
                 json.int(counts[.same] ?? 0)
+                json.raw(",\"no_price_today\":")
+                json.int(counts[.noPriceToday] ?? 0)
                 json.raw("}")
             } else {
                 json.null()

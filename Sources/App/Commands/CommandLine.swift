@@ -124,6 +124,9 @@ public enum CommandLineParser {
         if let value = env["PETTY_PUBLIC_DIR"], !value.isEmpty { config.publicDirectory = value }
         if let value = env["PETTY_APPSTORE_ID"], !value.isEmpty { config.appStoreID = value }
         if let value = env["PETTY_PUBLIC_URL"], !value.isEmpty { config.publicURL = try publicURL(value, source: "PETTY_PUBLIC_URL") }
+        if let value = env["PETTY_APPLE_APP_ID"], !value.isEmpty {
+            do { config.apple = try AppleAppLink(appID: value) } catch { throw CommandLineError("\(error)") }
+        }
         config.android = try android(package: env["PETTY_ANDROID_PACKAGE"] ?? "", fingerprints: env["PETTY_ANDROID_CERT_SHA256"] ?? "")
         if let value = env["PETTY_SAMPLE_DATA"], !value.isEmpty {
             switch value.lowercased() {

@@ -24,6 +24,8 @@ public struct AppConfiguration: Sendable {
     public var publicURL: PublicURL?
     /// `PETTY_ANDROID_PACKAGE` and `PETTY_ANDROID_CERT_SHA256`: serves `/.well-known/assetlinks.json`.
     public var android: AndroidAppLink?
+    /// `PETTY_APPLE_APP_ID`: serves `/.well-known/apple-app-site-association`.
+    public var apple: AppleAppLink?
     /// `PETTY_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` / `X-Real-IP` are believed (default loopback).
     public var trustedProxies: [IPAddressRange] = TrustedProxyMiddleware().trusted
     /// `PETTY_PROVIDERS` and the provider variables. The default here polls nothing (tests); the environment's

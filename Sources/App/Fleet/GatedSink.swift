@@ -19,5 +19,9 @@ struct GatedSink: ProviderSink {
         if mayAct() { inner.rollOver(at: now) }
     }
 
+    func markQuiet(at now: Date) {
+        if mayAct() { inner.markQuiet(at: now) }
+    }
+
     func status(of provider: ProviderID) -> ProviderStatus? { inner.status(of: provider) }
 }

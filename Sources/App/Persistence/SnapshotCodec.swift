@@ -46,12 +46,10 @@ enum SnapshotCodec {
             out.optionalString(station.postcode)
             out.double(station.location.latitude)
             out.double(station.location.longitude)
-            if let access = station.access {
-                out.bytes.append(1)
-                out.blob(Array(try encoder.encode(access)))
-            } else {
-                out.bytes.append(0)
-            }
+            // A flag byte: 1 for an access blob, 2 for a facts blob (both: 3), each blob following in that order.
+            out.bytes.append((station.access == nil ? 0 : 1) | (station.record.facts == nil ? 0 : 2))
+            if let access = station.access { out.blob(Array(try encoder.encode(access))) }
+            if let facts = station.record.facts { out.blob(Array(try encoder.encode(facts))) }
             out.u32(UInt32(entry.prices.count))
             for price in entry.prices {
                 out.string(price.fuel.rawValue)
@@ -154,15 +152,20 @@ enum SnapshotCodec {
             let location = Coordinate(latitude: try input.double(), longitude: try input.double())
             try LoadLimits.check(location)
             var access: StationAccess?
+            var facts: StationFacts?
             if hasAccess {
-                switch try input.byte() {
-                case 0: break
-                case 1:
+                let flags = try input.byte()
+                guard flags <= 3 else { throw Malformed(description: "bad access flag") }
+                if flags & 1 != 0 {
                     let blob = try input.blob()
                     guard blob.count <= 4_096 else { throw Malformed(description: "implausible access size") }
                     // `WeeklyHours` and `DayHours` check their own ranges while decoding.
                     access = try decoder.decode(StationAccess.self, from: Data(blob))
-                default: throw Malformed(description: "bad access flag")
+                }
+                if flags & 2 != 0 {
+                    let blob = try input.blob()
+                    guard blob.count <= 256 else { throw Malformed(description: "implausible facts size") }
+                    facts = try decoder.decode(StationFacts.self, from: Data(blob))
                 }
             }
             let priceCount = Int(try input.u32())
@@ -191,7 +194,7 @@ enum SnapshotCodec {
             }
             let station = Station(
                 id: StationID(id), key: key, name: name, brand: brand, address: address, suburb: suburb,
-                state: state, postcode: postcode, location: location, access: access)
+                state: state, postcode: postcode, location: location, access: access, facts: facts)
             entries.append(StationEntry(station: station, prices: prices))
         }
         try decodeTomorrowOnly(&input, into: &entries)

@@ -41,7 +41,7 @@ enum DatasetValidation {
         guard station.location.isValid else { return "coordinate out of range" }
         guard entry.prices.count <= FuelType.allCases.count else { return "\(entry.prices.count) prices" }
         for price in entry.prices {
-            guard PricePolicy.plausible.contains(price.price) else { return "implausible \(price.fuel.rawValue) price \(price.price)" }
+            guard PricePolicy.kept.contains(price.price) else { return "implausible \(price.fuel.rawValue) price \(price.price)" }
             guard valid(price.updatedAt), price.seenAt.map(valid) ?? true else { return "price time out of range" }
             if let tomorrow = price.tomorrow {
                 guard PricePolicy.plausible.contains(tomorrow.price), CalendarDay(tomorrow.day) != nil else {

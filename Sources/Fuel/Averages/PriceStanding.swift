@@ -6,9 +6,11 @@ public struct PriceStanding: OptionSet, Hashable, Sendable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Set more than `PricePolicy.currentWithinDays` before its provider's as-of instant, and not confirmed by a
-    /// full feed within them (`PricePolicy.fullFeedConfirms`).
+    /// full feed within them (`PricePolicy.fullFeedConfirms`); or held from a live provider quiet for longer than its limit
+    /// (`QuietProviders`).
     public static let stale = PriceStanding(rawValue: 1)
-    /// Outside its state's band for the fuel (`PlausibleBand`), or a placeholder value (`PlaceholderPrices`).
+    /// Outside `PricePolicy.plausible` or its state's band for the fuel (`PlausibleBand`), or a placeholder value
+    /// (`PlaceholderPrices`).
     public static let implausible = PriceStanding(rawValue: 2)
 
     /// Current and plausible.
@@ -38,6 +40,11 @@ public struct PriceJudge: Sendable, Hashable {
         var unconfirmed: [ProviderID: Set<String>] = [:]
         for status in snapshot.statuses {
             guard let asOf = status.asOf else { continue }
+            // A provider quiet for longer than its limit (`QuietProviders`): every price it holds is stale.
+            if status.staleSince != nil {
+                cutoffs[status.provider] = .distantFuture
+                continue
+            }
             let cutoff = asOf.addingTimeInterval(-PricePolicy.currentMaxAge)
             cutoffs[status.provider] = cutoff
             if PricePolicy.fullFeedConfirms.contains(status.provider), let full = status.fullFeedAt, full >= cutoff {
@@ -50,6 +57,7 @@ public struct PriceJudge: Sendable, Hashable {
         for entry in snapshot.entries {
             for price in entry.prices {
                 if Self.isStale(price, at: entry.station, cutoffs: cutoffs, unconfirmed: unconfirmed) { continue }
+                guard PricePolicy.plausible.contains(price.price) else { continue }
                 current[StateFuel(entry.station.state, price.fuel), default: []].append(price.price.tenths)
             }
         }
@@ -64,10 +72,18 @@ public struct PriceJudge: Sendable, Hashable {
         var standing: PriceStanding = []
         if Self.isStale(price, at: station, cutoffs: cutoffs, unconfirmed: unconfirmed) { standing.insert(.stale) }
         let band = bands[StateFuel(station.state, price.fuel)]
-        if band?.contains(price.price) == false || placeholders.contains(station.id, price.fuel) {
+        if !PricePolicy.plausible.contains(price.price) || band?.contains(price.price) == false
+            || placeholders.contains(station.id, price.fuel)
+        {
             standing.insert(.implausible)
         }
         return standing
+    }
+
+    /// Whether `price` of `fuel` in `state` is plausible (`PricePolicy.plausible` and the state's band), whatever its
+    /// age: what a station's price history lists as a real price.
+    public func isPlausible(_ price: PriceTenths, fuel: FuelType, in state: AustralianState) -> Bool {
+        PricePolicy.plausible.contains(price) && bands[StateFuel(state, fuel)]?.contains(price) != false
     }
 
     private static func isStale(

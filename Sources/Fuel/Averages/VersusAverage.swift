@@ -1,7 +1,8 @@
 import Foundation
 
 /// A price against the current average for its fuel in its state (`vs_average`): price minus average in cents
-/// per litre, negative when cheaper. Unrounded; clients see it to one decimal.
+/// per litre, negative when cheaper, computed from the figures a client sees: the average as `/v1/averages` serves it
+/// (to the hundredth of a cent, halves away from zero), and the difference served to the tenth, halves away from zero.
 ///
 /// Only a price that counts is compared: a stale or implausible price is left out of the average it would be
 /// compared with, and says nothing about today, so it gets none (like a fuel without an average).
@@ -17,14 +18,25 @@ public enum VersusAverage {
         public var of: String
     }
 
+    /// Exact in hundredths of a cent: price minus the served average.
     public static func difference(_ price: PriceTenths, average: FuelAverage?) -> Double? {
         guard let average else { return nil }
-        return price.cents - average.average
+        return Double(price.tenths * 10 - servedHundredths(average.average)) / 100
     }
 
-    /// The difference rounded to a tenth of a cent, with no negative zero.
+    /// An average as `/v1/averages` serves it, in hundredths of a cent (halves away from zero).
+    public static func servedHundredths(_ average: Double) -> Int { Int((average * 100).rounded()) }
+
+    /// A difference as served, in tenths of a cent: from its exact hundredths, halves away from zero (-0.25 is -0.3).
+    public static func roundedTenths(_ difference: Double) -> Int {
+        let hundredths = Int((difference * 100).rounded())
+        let magnitude = (abs(hundredths) + 5) / 10
+        return hundredths < 0 ? -magnitude : magnitude
+    }
+
+    /// The difference rounded to a tenth of a cent (`roundedTenths`), with no negative zero.
     public static func rounded(_ difference: Double) -> Double {
-        let value = (difference * 10).rounded() / 10
+        let value = Double(roundedTenths(difference)) / 10
         return value == 0 ? 0 : value
     }
 }

@@ -12,15 +12,21 @@ public struct StationPriceWindow: Hashable, Sendable {
         public var close: PriceTenths
     }
 
-    /// The changes made within the window, oldest first.
+    /// The changes made within the window, oldest first, each with whether it counts.
     public var changes: [PriceMark]
+    /// Per change, whether it is implausible (`counts` said no): listed, but left out of the days' low, high and close.
+    public var implausible: [Bool]
     /// Every day of the window from the first one with a known price, oldest first.
     public var daily: [Day]
 
-    /// The `days` days of `state`'s calendar ending on `through`, from `marks` (oldest first).
-    public init(marks: [PriceMark], state: AustralianState, through: CalendarDay, days: Int) {
+    /// The `days` days of `state`'s calendar ending on `through`, from `marks` (oldest first). `counts` judges each
+    /// price (`PriceJudge.isPlausible`): a typo such as 25.9 is listed among the changes, flagged, and never a low.
+    public init(
+        marks: [PriceMark], state: AustralianState, through: CalendarDay, days: Int, counts: (PriceTenths) -> Bool = { _ in true }
+    ) {
         let first = through.advanced(by: -(max(days, 1) - 1))
         var changes: [PriceMark] = []
+        var implausible: [Bool] = []
         var daily: [Day] = []
         var carried: PriceTenths?
         var current: Day?
@@ -38,11 +44,17 @@ public struct StationPriceWindow: Hashable, Sendable {
         for mark in marks {
             let day = HistoryDay.of(asOf: mark.at, state: state)
             guard day <= through else { break }
+            let countsHere = counts(mark.price)
+            if day >= first {
+                changes.append(mark)
+                implausible.append(!countsHere)
+            }
+            // The days follow the prices that count only: the price carried on is the last real one.
+            guard countsHere else { continue }
             guard day >= first else {
                 carried = mark.price
                 continue
             }
-            changes.append(mark)
             if current?.day != day {
                 close(until: day)
                 let open = carried ?? mark.price
@@ -56,6 +68,7 @@ public struct StationPriceWindow: Hashable, Sendable {
         }
         close(until: through.advanced(by: 1))
         self.changes = changes
+        self.implausible = implausible
         self.daily = daily
     }
 }

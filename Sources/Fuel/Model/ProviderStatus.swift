@@ -24,6 +24,9 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
     /// The `asOf` of the last full feed merged: for a provider whose full feed lists every current price
     /// (`PricePolicy.fullFeedConfirms`), every price it listed was current then, however old its `updatedAt`.
     public var fullFeedAt: Date?
+    /// Set when this live provider went longer than its limit without a refresh (`QuietProviders`): the instant its
+    /// prices turned stale. The next merge that refreshes it clears it.
+    public var staleSince: Date?
     /// Full feeds in a row refused for growing too fast (`FeedPolicy`); growth is accepted once enough agree.
     public var growthRejections: Int?
 

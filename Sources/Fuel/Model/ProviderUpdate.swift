@@ -12,10 +12,12 @@ public struct StationRecord: Hashable, Codable, Sendable {
     public var location: Coordinate
     /// Opening hours and access flags, where the provider publishes them.
     public var access: StationAccess?
+    /// Kind (fuel or EV) and what else it sells, where the provider publishes it; nil: a fuel station, nothing more known.
+    public var facts: StationFacts?
 
     public init(
         key: StationKey, name: String, brand: String, address: String, suburb: String,
-        state: AustralianState, postcode: String?, location: Coordinate, access: StationAccess? = nil
+        state: AustralianState, postcode: String?, location: Coordinate, access: StationAccess? = nil, facts: StationFacts? = nil
     ) {
         self.key = key
         self.name = name
@@ -26,6 +28,7 @@ public struct StationRecord: Hashable, Codable, Sendable {
         self.postcode = postcode
         self.location = location
         self.access = access
+        self.facts = facts.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

@@ -12,11 +12,11 @@ public struct Station: Hashable, Sendable, Identifiable {
 
     public init(
         id: StationID, key: StationKey, name: String, brand: String, address: String, suburb: String,
-        state: AustralianState, postcode: String?, location: Coordinate, access: StationAccess? = nil
+        state: AustralianState, postcode: String?, location: Coordinate, access: StationAccess? = nil, facts: StationFacts? = nil
     ) {
         self.init(id: id, record: StationRecord(
             key: key, name: name, brand: brand, address: address, suburb: suburb, state: state, postcode: postcode,
-            location: location, access: access))
+            location: location, access: access, facts: facts))
     }
 
     // Forwarded field by field (not through a key-path subscript) so every module reads them as plain loads.
@@ -29,6 +29,7 @@ public struct Station: Hashable, Sendable, Identifiable {
     @inlinable public var postcode: String? { get { record.postcode } set { record.postcode = newValue } }
     @inlinable public var location: Coordinate { get { record.location } set { record.location = newValue } }
     @inlinable public var access: StationAccess? { get { record.access } set { record.access = newValue } }
+    @inlinable public var facts: StationFacts? { get { record.facts } set { record.facts = newValue } }
 
     public var provider: ProviderID { record.key.provider }
     public var sourceID: String { record.key.sourceID }

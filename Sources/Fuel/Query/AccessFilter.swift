@@ -30,18 +30,21 @@ public struct AccessFilter: Hashable, Sendable {
     }
 
     public func admits(_ station: Station) -> Bool {
-        admits(access: station.access, state: station.state, provider: station.provider)
+        admits(access: station.access, membersOnly: station.membershipRequired == true, state: station.state, provider: station.provider)
     }
 
     /// The same, reading the record in place: a `Station` passed by value from a snapshot's buffer is copied whole
-    /// (each of its strings retained) per candidate.
+    /// (each of its strings retained) per candidate. `membersOnly`: the station's `MembersOnly` verdict, which the
+    /// index keeps per slot (`FuelIndex.isMembersOnly`).
     @inline(__always)
-    public func admits(_ entry: UnsafePointer<StationEntry>) -> Bool {
-        admits(access: entry.pointee.station.access, state: entry.pointee.station.state, provider: entry.pointee.station.provider)
+    public func admits(_ entry: UnsafePointer<StationEntry>, membersOnly: Bool) -> Bool {
+        admits(
+            access: entry.pointee.station.access, membersOnly: membersOnly, state: entry.pointee.station.state,
+            provider: entry.pointee.station.provider)
     }
 
-    private func admits(access: StationAccess?, state: AustralianState, provider: ProviderID) -> Bool {
-        if excludesMembersOnly, access?.membershipRequired == true { return false }
+    private func admits(access: StationAccess?, membersOnly: Bool, state: AustralianState, provider: ProviderID) -> Bool {
+        if excludesMembersOnly, membersOnly { return false }
         guard let opening else { return true }
         let open = OpenNow.isOpen(access, in: state, of: provider, clocks: clocks, wall: wall)
         switch opening {

@@ -1,8 +1,10 @@
 /// "Worth the drive": what filling up at a station costs once the drive there and back is counted.
 ///
-/// `fill_cost` = price × (`litres` + 2 × distance × `l_per_100km` / 100), in dollars rounded to the cent, where
-/// price is the station's price of the fuel (cents per litre: the fuel burned is bought back at the pump you drive
-/// to) and distance the straight-line (great-circle) km from `near`, the same `distance_km` every list reports.
+/// `fill_cost` = price × (`litres` + 2 × distance × `l_per_100km` / 100), in dollars rounded to the cent (half a cent
+/// up), where price is the station's price of the fuel (cents per litre: the fuel burned is bought back at the pump you
+/// drive to) and distance the straight-line (great-circle) km from `near` exactly as served in `distance_km` (to the
+/// hundredth of a km), with `litres` and `l_per_100km` as `meta.fill` serves them (to the hundredth). Computed in whole
+/// numbers, so a client recomputing it from the response gets the same cent, ties included.
 public struct FillPlan: Hashable, Sendable {
     /// Litres to buy.
     public var litres: Double
@@ -26,14 +28,27 @@ public struct FillPlan: Hashable, Sendable {
         litres + 2 * distanceKm * litresPer100Km / 100
     }
 
-    /// The fill cost in whole cents (half a cent rounds up), for a price in tenths of a cent per litre.
+    /// The fill cost in whole cents (half a cent rounds up), for a price in tenths of a cent per litre, from the
+    /// distance as served (hundredths of a km) and the plan as served (hundredths of a litre and of L/100 km):
+    /// price/10 × (L/100 + 2 × D/100 × C/100 / 100) = P × (L × 10⁴ + 2 × D × C) / 10⁷ cents.
     public func costCents(priceTenths: Int, distanceKm: Double) -> Int {
-        let cents = Double(priceTenths) * litresPaid(distanceKm: distanceKm) / 10
-        // Half away from zero without libm's `round`, a call per station of every nearby list: below 2^52 the
-        // fraction of a non-negative double is exact, so this is the same number.
-        guard cents >= 0, cents < 0x1p52 else { return Int(cents.rounded(.toNearestOrAwayFromZero)) }
-        let whole = Int(cents)
-        return whole + (cents - Double(whole) >= 0.5 ? 1 : 0)
+        let distance = Self.hundredths(distanceKm)
+        let paid = litresHundredths * 10_000 + 2 * distance * consumptionHundredths
+        return (priceTenths * paid + 5_000_000) / 10_000_000
+    }
+
+    /// `litres` as served, in hundredths.
+    public var litresHundredths: Int { Self.hundredths(litres) }
+    /// `litresPer100Km` as served, in hundredths.
+    public var consumptionHundredths: Int { Self.hundredths(litresPer100Km) }
+
+    /// A non-negative figure as the JSON writer serves it to two places (halves away from zero), in hundredths; a
+    /// distance beyond any Australian one is capped, so the products stay far inside `Int`.
+    @inline(__always)
+    static func hundredths(_ value: Double) -> Int {
+        let scaled = min(max(value, 0), 100_000) * 100
+        let whole = Int(scaled)
+        return whole + (scaled - Double(whole) >= 0.5 ? 1 : 0)
     }
 
     public var isValid: Bool {

@@ -67,7 +67,7 @@ extension FuelIndex {
                 guard distance <= radiusKm else { continue }
                 let candidate = TopPrices.Candidate(price: row.price, distance: distance, slot: slot)
                 guard best.wouldTake(candidate) else { continue }
-                if let access, !access.admits(entries.baseAddress! + slot) { continue }
+                if let access, !access.admits(entries.baseAddress! + slot, membersOnly: isMembersOnly(slot)) { continue }
                 best.insert(candidate)
             }
             return true
@@ -84,7 +84,7 @@ extension FuelIndex {
         }) { hit in
             let candidate = TopPrices.Candidate(price: priceTable[fuelBase + hit.slot], distance: hit.distanceKm, slot: hit.slot)
             guard best.wouldTake(candidate) else { return }
-            if let access, !entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + hit.slot) }) { return }
+            if let access, !entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + hit.slot, membersOnly: isMembersOnly(hit.slot)) }) { return }
             best.insert(candidate)
         }
     }

@@ -120,11 +120,17 @@ extension FuelIndex {
         // `fuel=U91,E10`: a station selling any of them.
         let anyFuelBases = query.fuels.count > 1 ? Array(Set(query.fuels)).map { $0.ordinal * entries.count } : nil
         let ranksByPrice = query.sort == .price || query.sort == .fillCost
+        let kind = query.kinds.kept(forIDs: query.ids != nil).map { UInt8(StationKind.allCases.firstIndex(of: $0)!) }
 
         // The plain listing (everything, or one state, in id order) needs no per-station work at all.
         if query.ids == nil, query.near == nil, query.bbox == nil, wantedBrands == nil, excludedBrands.isEmpty, query.fuels.isEmpty,
            query.sort == nil, query.access == nil, query.text.isEmpty, query.postcode == nil {
-            let listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
+            let listed: [Int]
+            if let kind {
+                listed = query.state.map { layout.slotsByKindAndState[Int(kind)][$0.ordinal] } ?? layout.slotsByKind[Int(kind)]
+            } else {
+                listed = query.state.map { self.slots(in: $0) } ?? Array(entries.indices)
+            }
             var start = min(query.offset, listed.count)
             if let after = query.after {
                 let first = snapshot.firstSlot(after: after)
@@ -138,7 +144,7 @@ extension FuelIndex {
         // The usual nearby list (a circle, maybe a state, a fuel, `open_now`, a fill plan) has none of the filters
         // `filtersMore` covers: one test per candidate skips them all.
         var gathered = CandidateGatherer(
-            index: self, query: query, stateOrdinal: stateOrdinal, fuelBase: fuelBase, ranksByPrice: ranksByPrice,
+            index: self, query: query, stateOrdinal: stateOrdinal, kindOrdinal: kind, fuelBase: fuelBase, ranksByPrice: ranksByPrice,
             wantedBrands: wantedBrands, excludedBrands: excludedBrands, anyFuelBases: anyFuelBases, textMatches: textMatches,
             filtersMore: wantedBrands != nil || !excludedBrands.isEmpty || anyFuelBases != nil || query.bbox != nil
                 || query.postcode != nil || textMatches != nil || query.after != nil)
@@ -237,6 +243,7 @@ private struct CandidateGatherer {
     /// strings) bumped and dropped per request.
     let filters: Filters
     let stateOrdinal: UInt8?
+    let kindOrdinal: UInt8?
     let fuelBase: Int?
     let ranksByPrice: Bool
     let wantedBrands: Set<Int32>?
@@ -252,12 +259,13 @@ private struct CandidateGatherer {
     var referenceDistance = Double.infinity
 
     init(
-        index: FuelIndex, query: StationQuery, stateOrdinal: UInt8?, fuelBase: Int?, ranksByPrice: Bool, wantedBrands: Set<Int32>?,
+        index: FuelIndex, query: StationQuery, stateOrdinal: UInt8?, kindOrdinal: UInt8?, fuelBase: Int?, ranksByPrice: Bool, wantedBrands: Set<Int32>?,
         excludedBrands: Set<Int32>, anyFuelBases: [Int]?, textMatches: SearchMatches?, filtersMore: Bool
     ) {
         self.index = index
         self.filters = Filters(query, snapshot: index.snapshot)
         self.stateOrdinal = stateOrdinal
+        self.kindOrdinal = kindOrdinal
         self.fuelBase = fuelBase
         self.ranksByPrice = ranksByPrice
         self.wantedBrands = wantedBrands
@@ -305,12 +313,13 @@ private struct CandidateGatherer {
     /// `matched`: how the slot matches `q`, when the candidates came from the text index itself.
     mutating func add(_ slot: Int, order: Int, distance: Double = .infinity, matched: StationSearchIndex.Match? = nil) {
         if let stateOrdinal, index.stateOrdinals[slot] != stateOrdinal { return }
+        if let kindOrdinal, index.kindOrdinals[slot] != kindOrdinal { return }
         if filtersMore {
             if let wantedBrands, !wantedBrands.contains(index.brandNumbers[slot]) { return }
             if !excludedBrands.isEmpty, excludedBrands.contains(index.brandNumbers[slot]) { return }
             if let anyFuelBases, !sellsAny(anyFuelBases, slot: slot) { return }
         }
-        if let access = filters.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + slot) }) { return }
+        if let access = filters.access, !index.snapshot.entries.withUnsafeBufferPointer({ access.admits($0.baseAddress! + slot, membersOnly: index.isMembersOnly(slot)) }) { return }
         var price: Int32 = 0
         if let fuelBase {
             price = index.priceTable[fuelBase + slot]
@@ -331,7 +340,8 @@ private struct CandidateGatherer {
             if let textMatches {
                 let match = matched ?? textMatches[slot]
                 if match == .none { return }
-                rank = match == .whole ? 0 : 1
+                // Whole words first, then prefixes, then words one edit away.
+                rank = Int32(StationSearchIndex.Match.whole.rawValue - match.rawValue)
             }
             if let firstAfter = filters.firstSlotAfter, slot < firstAfter {
                 before += 1
@@ -353,6 +363,7 @@ private struct CandidateGatherer {
 extension CandidateGatherer: NearVisitor {
     func admits(_ slot: Int) -> Bool {
         if let stateOrdinal, index.stateOrdinals[slot] != stateOrdinal { return false }
+        if let kindOrdinal, index.kindOrdinals[slot] != kindOrdinal { return false }
         guard let fuelBase else { return true }
         return index.priceTable[fuelBase + slot] >= 0 && (!ranksByPrice || index.standingTable[fuelBase + slot] == 0)
     }

@@ -17,8 +17,12 @@ public final class FuelIndex: Sendable {
     var brandNumbers: [Int32] { layout.brandNumbers }
     var brandNumbersByKey: [String: Int32] { layout.brandNumbersByKey }
     var nameRank: [Int32] { layout.nameRank }
+    var kindOrdinals: [UInt8] { layout.kindOrdinals }
     /// Per slot, whether `OpenNow` can judge its station at all (`StationLayout.tellsOpening`).
     public var tellsOpening: [Bool] { layout.tellsOpening }
+    /// Whether the station at `slot` is members-only (`MembersOnly`), judged once per station layout.
+    @inline(__always)
+    public func isMembersOnly(_ slot: Int) -> Bool { layout.membersOnly[slot] }
     /// States none of whose stations carries any access fact (hours, 24 h, members, a closed-now observation):
     /// their providers publish none, so `open_now=true` keeps their stations as unknown rather than dropping them.
     public var statesWithoutAccessFacts: Set<AustralianState> { layout.statesWithoutAccessFacts }
@@ -38,7 +42,7 @@ public final class FuelIndex: Sendable {
     /// snapshot (or of an earlier one with the same stations), like `corridors`.
     public var search: StationSearchIndex { layout.search.value { StationSearchIndex(snapshot: snapshot) } }
     /// The station-only part, shared with the next index while the stations stay the same.
-    private let layout: StationLayout
+    let layout: StationLayout
     /// `previous`, the index of the snapshot this one follows, lends its station layout when the stations are the
     /// same (a poll that changed prices only).
     public init(snapshot: Snapshot, cellDegrees: Double = SpatialIndex.defaultCellDegrees, previous: FuelIndex? = nil) {

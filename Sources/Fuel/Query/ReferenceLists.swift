@@ -34,10 +34,11 @@ public enum ReferenceLists {
     }
 
     /// Brands of the stations in `state` (all states when nil), most stations first, ties by name.
-    /// Stations without a brand are left out.
+    /// Stations without a brand are left out, and so are EV charging sites: the counts are what `brand=` finds on a list,
+    /// which keeps fuel stations by default (`KindFilter`).
     public static func brands(in snapshot: Snapshot, state: AustralianState? = nil) -> [BrandListing] {
         var spellings: [String: [String: Int]] = [:]
-        for entry in snapshot.entries where state == nil || entry.station.state == state {
+        for entry in snapshot.entries where (state == nil || entry.station.state == state) && entry.station.kind == .fuel {
             let brand = entry.station.brand.trimmingCharacters(in: .whitespaces)
             guard !brand.isEmpty else { continue }
             spellings[StationQuery.fold(brand), default: [:]][brand, default: 0] += 1

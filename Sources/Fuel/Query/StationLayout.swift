@@ -19,6 +19,14 @@ struct StationLayout: Sendable {
     /// Per slot, whether its station publishes anything `OpenNow` can judge (`OpenNow.canTell`): a list judges
     /// `open_now` only for these, and reads no other station's record (a cache miss each, on every nearby list).
     let tellsOpening: [Bool]
+    /// Per slot, the station's kind (`StationKind`), as its `allCases` position.
+    let kindOrdinals: [UInt8]
+    /// Slots of each kind's stations, by `StationKind.allCases` position, then by state (`AustralianState.allCases`),
+    /// and each kind's in all states: what the plain listing pages through.
+    let slotsByKindAndState: [[[Int]]]
+    let slotsByKind: [[Int]]
+    /// Per slot, whether the station is members-only (`MembersOnly`).
+    let membersOnly: [Bool]
     /// The search words, built on the first search of any snapshot sharing this layout.
     let search = BuiltOnce<StationSearchIndex>()
 
@@ -50,6 +58,11 @@ struct StationLayout: Sendable {
         nameRank = rank
 
         tellsOpening = entries.map { OpenNow.canTell($0.station.access) }
+        membersOnly = entries.map { $0.station.membershipRequired == true }
+        let kinds = entries.map { UInt8(StationKind.allCases.firstIndex(of: $0.station.kind)!) }
+        kindOrdinals = kinds
+        slotsByKind = StationKind.allCases.indices.map { kind in entries.indices.filter { kinds[$0] == kind } }
+        slotsByKindAndState = StationKind.allCases.indices.map { kind in byState.map { $0.filter { kinds[$0] == kind } } }
 
         let present = Set(entries.map(\.station.state))
         let informed = Set(entries.lazy.filter { $0.station.access.map { !$0.isEmpty } ?? false }.map(\.station.state))

@@ -36,6 +36,9 @@ public struct StationQuery: Hashable, Sendable {
     public var text: [String] = []
     /// `postcode=`: exact.
     public var postcode: String?
+    /// Which kinds of station (fuel, EV charging) are kept: by default fuel stations, except for favourites by `ids`,
+    /// which keep every kind (`KindFilter`).
+    public var kinds: KindFilter = .usual
     /// With `near` and one fuel: each counted price also gets a fill cost and a saving against the nearest
     /// (`FillPlan`). nil: no fill costs.
     public var fill: FillPlan?

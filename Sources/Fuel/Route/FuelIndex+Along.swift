@@ -74,7 +74,7 @@ extension FuelIndex {
         }
         let found = corridorHits(query.route, detourKm: query.detourKm, in: candidates, budget: .perRequest) { slot in
             guard let access = query.access else { return true }
-            return entries.withUnsafeBufferPointer { access.admits($0.baseAddress! + slot) }
+            return entries.withUnsafeBufferPointer { access.admits($0.baseAddress! + slot, membersOnly: isMembersOnly(slot)) }
         }
         guard let hits = found else { throw .routeTooComplex }
         var matches = hits.map { hit in (hit: hit, price: fuelBase.map { Int(priceTable[$0 + hit.slot]) } ?? 0) }

@@ -5,10 +5,12 @@ public struct StationSearchIndex: Sendable {
     /// How well a station matches `q`: every query word must start a word of the station.
     public enum Match: UInt8, Sendable, Comparable {
         case none = 0
+        /// Some query word matches only a word one edit away (`juntion` for `Junction`, `SearchForgiveness`).
+        case approximate = 1
         /// Some query word only starts a word (`bond` in `Bondi`).
-        case prefix = 1
-        /// Every query word is a whole word of the station (`bondi junction`).
-        case whole = 2
+        case prefix = 2
+        /// Every query word is a whole word of the station (`bondi junction`, or `st` for `Saint`).
+        case whole = 3
 
         public static func < (a: Match, b: Match) -> Bool { a.rawValue < b.rawValue }
     }
@@ -26,7 +28,9 @@ public struct StationSearchIndex: Sendable {
         var postcodes: [String: [Int]] = [:]
         for (slot, entry) in snapshot.entries.enumerated() {
             let station = entry.station
-            let own = Set(SearchText.words(station.name) + SearchText.words(station.brand) + SearchText.words(station.suburb))
+            var own = Set(SearchText.words(station.name) + SearchText.words(station.brand) + SearchText.words(station.suburb))
+            // `St Kilda` is found as `saint kilda` and `Saint Kilda` as `st kilda`.
+            for word in own { own.formUnion(SearchForgiveness.alternatives(of: word)) }
             for word in own { pairs.append((word, Int32(slot))) }
             if let postcode = station.postcode { postcodes[postcode, default: []].append(slot) }
         }
@@ -58,7 +62,8 @@ public struct StationSearchIndex: Sendable {
     /// Slots whose station has this postcode, in slot order.
     public func slots(inPostcode postcode: String) -> [Int] { postcodes[postcode] ?? [] }
 
-    /// The slots holding a word that starts with `word`, ascending, each `.whole` when one of its words is `word`.
+    /// The slots holding a word that starts with `word`, ascending, each `.whole` when one of its words is `word`;
+    /// when none does and `word` is long enough, the slots holding a word one edit away (`.approximate`).
     private func matches(_ word: String) -> [(slot: Int32, match: Match)] {
         var found: [(slot: Int32, match: Match)] = []
         var index = lowerBound(word)
@@ -66,6 +71,11 @@ public struct StationSearchIndex: Sendable {
             let match: Match = vocabulary[index] == word ? .whole : .prefix
             for position in Int(postingStart[index])..<Int(postingStart[index + 1]) { found.append((postings[position], match)) }
             index += 1
+        }
+        if found.isEmpty, word.utf8.count >= SearchForgiveness.minimumLettersForAnEdit {
+            for (index, candidate) in vocabulary.enumerated() where SearchForgiveness.withinOneEdit(candidate, word) {
+                for position in Int(postingStart[index])..<Int(postingStart[index + 1]) { found.append((postings[position], .approximate)) }
+            }
         }
         // A station with several words under the prefix appears once, with its best match.
         found.sort { $0.slot != $1.slot ? $0.slot < $1.slot : $0.match > $1.match }

@@ -41,7 +41,7 @@ struct MergeInput {
                 futureRows += 1
                 continue
             }
-            guard PricePolicy.plausible.contains(record.price) else {
+            guard PricePolicy.kept.contains(record.price) else {
                 outliers += 1
                 outlierFuels[record.station, default: []].insert(record.fuel)
                 continue

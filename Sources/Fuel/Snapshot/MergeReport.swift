@@ -22,7 +22,7 @@ public struct MergeReport: Hashable, Sendable {
     public var pricesChanged = 0
     /// Prices a full update no longer lists.
     public var pricesRemoved = 0
-    /// Prices (today's or tomorrow's) outside `PricePolicy.plausible`, dropped one by one.
+    /// Prices outside `PricePolicy.kept` (tomorrow's: `PricePolicy.plausible`), dropped one by one.
     public var rejectedOutliers = 0
     /// Prices for stations neither in the update nor already known, or of another provider.
     public var orphanPrices = 0

@@ -2,9 +2,14 @@ import Foundation
 
 /// Domain limits on prices.
 public enum PricePolicy {
-    /// Plausible pump prices: 50.0 ... 500.0 c/L. Anything else is a sentinel, a unit slip or a typo,
-    /// and is dropped price by price (never the whole feed).
+    /// Plausible pump prices: 50.0 ... 500.0 c/L. A price outside is `implausible` whatever its state's band says (a
+    /// typo such as 25.9): kept on its station and in its history, flagged, never ranked or averaged. Tomorrow's prices
+    /// outside it are dropped (a verdict against a typo would be nonsense).
     public static let plausible = PriceTenths(tenths: 500)...PriceTenths(tenths: 5_000)
+
+    /// Prices a merge keeps: 0.1 ... 999.0 c/L. Outside is no price at all, dropped price by price (never the whole
+    /// feed): 0 and QLD/SA's 999.9 are the providers' "not sold here" sentinels.
+    public static let kept = PriceTenths(tenths: 1)...PriceTenths(tenths: 9_990)
 
     /// A price counts as current when it was set at most this many days before its provider's as-of instant.
     /// In slow markets a price stands for weeks (ACT: 6 of 57 U91 prices are under 7 days old, 30 under 30),

@@ -21,7 +21,7 @@ extension Snapshot {
     ///   price, or speaking for fewer than half of the provider's currently known stations. The half rule
     ///   is skipped while the provider serves sample data, so live data always replaces samples.
     ///   An empty delta is normal (NSW `/prices/new` between changes) and counts as a success.
-    /// - Prices outside `PricePolicy.plausible` are dropped one by one.
+    /// - Prices outside `PricePolicy.kept` (tomorrow's: `PricePolicy.plausible`) are dropped one by one.
     /// - `source: .sample` marks the provider `sample`; it is ignored if the provider already serves live
     ///   data. A live delta onto sample data is applied but the provider stays `sample` until a full
     ///   live update replaces the samples.
@@ -100,6 +100,7 @@ extension Snapshot {
             status.asOf = update.isDelta ? max(status.asOf ?? asOf, asOf) : asOf
             status.describedDay = update.isDelta ? update.describedDay.map { max(status.describedDay ?? $0, $0) } : update.describedDay
             if !update.isDelta { status.fullFeedAt = asOf }
+            status.staleSince = nil
         }
         if !update.isDelta && !tomorrowOnly { status.growthRejections = nil }
         status.stationCount = builder.providerEntries.count

@@ -77,6 +77,12 @@ public final class FuelStore<Rendered: Sendable>: Sendable {
         return report!
     }
 
+    /// Flags the prices of every live provider that has gone longer than its limit without a refresh
+    /// (`QuietProviders`); cheap to call on every poll step.
+    public func markQuiet(at now: Date) {
+        update { $0.markingQuiet(at: now) }
+    }
+
     /// Rolls WA tomorrow prices over when a trading day has started; cheap to call every minute.
     public func rollOver(at now: Date) {
         update { $0.rollingOverTomorrow(at: now) }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The change feed of one published dataset, in cursor order: every current price at the instant this store first
-/// saw it, every current station at the instant its details last changed, and the removals the log still holds.
+/// saw it (or its station's, if later: a station item always precedes its prices), every current station at the
+/// instant its details last changed, and the removals the log still holds.
 /// A client that applies it in order, from the beginning or from any cursor the log accepts, holds what a full
 /// fetch shows. Built once per snapshot; pages are a binary search and a slice.
 public struct ChangeFeed: Sendable {
@@ -14,7 +15,12 @@ public struct ChangeFeed: Sendable {
         events.reserveCapacity(index.timeline.count + snapshot.entries.count + log.removals.count)
         for change in index.timeline {
             guard let entry = snapshot[change.station] else { continue }
-            events.append(ChangeEvent(kind: .price(change), changedAt: change.changedAt, station: change.station, state: entry.station.state))
+            // Never before its station's item: a client building its store from the feed alone needs the station
+            // first. A price seen before the station last changed sits just after that station item (which carries
+            // it anyway), so a cursor between the two still gets the price.
+            let stationAt = log.stations[change.station] ?? .distantPast
+            events.append(ChangeEvent(
+                kind: .price(change), changedAt: max(change.changedAt, stationAt), station: change.station, state: entry.station.state))
         }
         for entry in snapshot.entries {
             let changedAt = log.stations[entry.id] ?? .distantPast

@@ -7,7 +7,8 @@ public struct CORSMiddleware: Middleware {
 
     public init(
         allowedOrigin: String = "*", allowedMethods: [HTTPMethod] = [.GET, .HEAD, .OPTIONS],
-        allowedHeaders: [String] = ["Accept", "Content-Type", "If-None-Match"], maxAgeSeconds: Int = 600
+        allowedHeaders: [String] = ["Accept", "Authorization", "Content-Type", "If-Modified-Since", "If-None-Match"],
+        maxAgeSeconds: Int = 600
     ) {
         self.allowedOrigin = allowedOrigin
         self.allowedMethods = allowedMethods
@@ -32,7 +33,7 @@ public struct CORSMiddleware: Middleware {
 
     private func decorate(_ response: inout Response) {
         response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: allowedOrigin)
-        response.headers.replaceOrAdd(name: "Access-Control-Expose-Headers", value: "ETag, Last-Modified")
+        response.headers.replaceOrAdd(name: "Access-Control-Expose-Headers", value: "ETag, Last-Modified, Retry-After")
         if allowedOrigin != "*" { response.headers.add(name: "Vary", value: "Origin") }
     }
 }

@@ -32,10 +32,21 @@ public enum NSWFuelCheckAdapter {
         let wireStations = stationRows.unwrapped(countingFailuresIn: &tally)
         let wirePrices = priceRows.unwrapped(countingFailuresIn: &tally)
 
+        // A station whose only price rows are `EV` is a charging site (`kind: ev`); one with any fuel row is a fuel
+        // station, charger or not.
+        var charging = Set<StationKey>(), fuelled = Set<StationKey>()
+        for wire in wirePrices {
+            let key = StationKey(provider: provider(forState: wire.state), sourceID: wire.stationcode.value)
+            if wire.fueltype == "EV" { charging.insert(key) } else { fuelled.insert(key) }
+        }
+
         var stations: [ProviderID: [StationRecord]] = [:]
         var keys = Set<StationKey>()
         for wire in wireStations {
-            let station = record(for: wire)
+            var station = record(for: wire)
+            let kind: StationKind = charging.contains(station.key) && !fuelled.contains(station.key) ? .ev : .fuel
+            let facts = StationFacts(kind: kind, adBlue: wire.isAdBlueAvailable?.value)
+            station.facts = facts.isEmpty ? nil : facts
             keys.insert(station.key)
             stations[station.key.provider, default: []].append(station)
         }
@@ -112,6 +123,7 @@ public enum NSWFuelCheckAdapter {
         var address: String
         var location: WireLocation
         var state: String?
+        var isAdBlueAvailable: Lenient<Bool>?
     }
 
     private struct WireLocation: Decodable {

@@ -69,6 +69,8 @@ public final class PollerGroup: Sendable {
         if Task.isCancelled { return outcome.next }
         let millis = Int(MonotonicClock.millis() - started)
         let now = clock()
+        // A provider failing for days has its prices flagged stale here, since no merge will do it.
+        sink.markQuiet(at: now)
         let notes = outcome.notes.isEmpty ? "" : "; " + outcome.notes.joined(separator: "; ")
         stats.record(Self.statsOutcome(outcome.result), for: provider, seconds: Double(millis) / 1000)
 

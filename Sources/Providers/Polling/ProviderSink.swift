@@ -8,6 +8,8 @@ public protocol ProviderSink: Sendable {
     func apply(_ update: ProviderUpdate, at now: Date) -> MergeReport
     /// WA: roll tomorrow's prices into today's once their trading day has started. Cheap when nothing is due.
     func rollOver(at now: Date)
+    /// Flags the prices of providers that have gone too long without a refresh (`QuietProviders`). Cheap when none is due.
+    func markQuiet(at now: Date)
     /// What the snapshot holds of `provider` (counts, as-of, tomorrow's publication).
     func status(of provider: ProviderID) -> ProviderStatus?
 }
@@ -23,6 +25,8 @@ public struct FuelStoreSink<Rendered: Sendable>: ProviderSink {
     }
 
     public func rollOver(at now: Date) { store.rollOver(at: now) }
+
+    public func markQuiet(at now: Date) { store.markQuiet(at: now) }
 
     public func status(of provider: ProviderID) -> ProviderStatus? { store.current.snapshot.status(of: provider) }
 }
