@@ -34,11 +34,24 @@ import Testing
         // The recorded history follows a panel of stations: the new day's point is over that panel too.
         #expect((points.last?["station_count"] as? Int ?? 0) <= 120)
 
+        // A panel's series says it is one, and the summary never sets its change beside the state's average.
+        #expect(trend["basis"] as? String == "panel")
         let summary = try Self.data(app, "/v1/summary?state=VIC&fuel=U91")
         #expect(summary["station_count"] as? Int == 1_633)
-        let last = try require(points.last?["average"] as? Double), weekBefore = try require(points.first?["average"] as? Double)
-        let change = try require(summary["change_7d"] as? Double)
-        #expect(abs(change - ((last - weekBefore) * 10).rounded() / 10) < 0.051)
+        #expect(summary["change_7d"] is NSNull)
+        #expect(abs((summary["average"] as? Double ?? 0) - (average["average"] as? Double ?? -1)) < 0.051)
+    }
+
+    /// The series basis on both sides of its threshold: a point over 80 % of the stations the state's average counts
+    /// is the state's, one under it a panel's.
+    @Test func aSeriesIsAPanelsBelowFourFifthsOfTheStatesStations() {
+        let day = CalendarDay(year: 2026, month: 8, day: 21)!
+        let point = { (count: Int) in [DailyPoint(day: "2026-08-21", average: 190, min: PriceTenths(tenths: 1_800), max: PriceTenths(tenths: 2_000), stationCount: count)] }
+        #expect(SeriesBasis.of(point(800), day: day, stations: 1_000) == .state)
+        #expect(SeriesBasis.of(point(799), day: day, stations: 1_000) == .panel)
+        #expect(SeriesBasis.of(point(120), day: day, stations: 1_754) == .panel)
+        #expect(SeriesBasis.of(point(120), day: day, stations: nil) == .state)
+        #expect(SeriesBasis.of(point(120), day: day.advanced(by: 1), stations: 1_754) == .state)
     }
 
     @Test func everyStatesAverageRowNamesTheDayItsTrendEndsOn() throws {

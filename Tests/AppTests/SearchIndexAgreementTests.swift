@@ -66,6 +66,7 @@ import Testing
         everything.offset = 0
         let unsearched = try index.allSlots(matching: everything)
         let ranked = unsearched.filter { expected[$0] == .whole } + unsearched.filter { expected[$0] == .prefix }
+            + unsearched.filter { expected[$0] == .approximate }
         var searched = base
         searched.text = words
         let page = try index.slots(matching: searched)

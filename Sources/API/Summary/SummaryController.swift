@@ -205,7 +205,11 @@ struct SummaryParts: Sendable {
         if let quiet { json.string(ISOTimestamp.string(quiet)) } else { json.null() }
         // Only for the day the average describes: never a change that ends on another day. (Naming that day here, or
         // why the change is missing, would not fit the byte budget: `/v1/averages` and `/v1/trends` name it.)
-        let change = WeekChange(points: view.history.points(state: state, fuel: fuel), day: view.index.dataDays[state])
+        // A panel's series is another population than `average`: no change is set beside it (`SeriesBasis`).
+        let points = view.history.points(state: state, fuel: fuel)
+        let day = view.index.dataDays[state]
+        let basis = SeriesBasis.of(points, day: day, stations: average?.stationCount)
+        let change = basis == .state ? WeekChange(points: points, day: day) : nil
         json.raw(",\"change_7d\":")
         if let value = change?.value { json.decimal(value, places: 1) } else { json.null() }
         json.raw(",\"tomorrow\":")

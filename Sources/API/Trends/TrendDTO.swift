@@ -19,6 +19,9 @@ struct TrendDTO: Codable, Sendable {
     var state: String
     var fuel: String
     var days: Int
+    /// `state` when the series counts the stations `/v1/averages` counts, `panel` when it follows a recorded subset
+    /// (`SeriesBasis`): a panel's averages are never compared with the state's.
+    var basis: String
     var through: String?
     /// The day the state's current prices describe (`date` in `/v1/averages`); the window ends on it. Null
     /// (written) without current data.

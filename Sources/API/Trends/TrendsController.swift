@@ -15,8 +15,9 @@ struct TrendsController: RouteCollection {
         let (state, fuel, days) = (params.state, params.fuel, params.days)
         let asOf = view.index.dataDays[state]
         let trend = view.history.trend(state: state, fuel: fuel, days: days, through: asOf)
+        let basis = SeriesBasis.of(view.history.points(state: state, fuel: fuel), day: asOf, stations: view.averages[state, fuel]?.stationCount)
         let dto = TrendDTO(
-            state: state.rawValue, fuel: fuel.rawValue, days: days, through: trend.through, asOfDate: asOf?.description,
+            state: state.rawValue, fuel: fuel.rawValue, days: days, basis: basis.rawValue, through: trend.through, asOfDate: asOf?.description,
             points: trend.points.map {
                 .init(day: $0.day, average: Rounded($0.average), min: CentsValue($0.min), max: CentsValue($0.max), stationCount: $0.stationCount)
             },

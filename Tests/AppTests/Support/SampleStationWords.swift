@@ -13,19 +13,25 @@ struct SampleStationWords {
     init(_ snapshot: Snapshot) {
         let perStation = snapshot.entries.map { entry in
             let station = entry.station
-            return Set(SearchText.words(station.name) + SearchText.words(station.brand) + SearchText.words(station.suburb))
+            var own = Set(SearchText.words(station.name) + SearchText.words(station.brand) + SearchText.words(station.suburb))
+            for word in own { own.formUnion(SearchForgiveness.alternatives(of: word)) }
+            return own
         }
         vocabulary = Set(perStation.flatMap { $0 }).sorted()
         let position = Dictionary(uniqueKeysWithValues: vocabulary.enumerated().map { ($1, $0) })
         stations = perStation.map { words in words.map { position[$0]! } }
     }
 
-    /// Per slot: the worst, over query words, of the best way one of the station's words starts with it.
+    /// Per slot: the worst, over query words, of the best way one of the station's words starts with it (or, when
+    /// no word anywhere does and the query word has five letters or more, is one edit away from it).
     func scan(_ query: [String]) -> [StationSearchIndex.Match] {
         var worst: [StationSearchIndex.Match]?
         for word in Set(query) {
-            let each = vocabulary.map { candidate -> StationSearchIndex.Match in
+            var each = vocabulary.map { candidate -> StationSearchIndex.Match in
                 candidate == word ? .whole : candidate.hasPrefix(word) ? .prefix : .none
+            }
+            if !each.contains(where: { $0 != .none }), word.utf8.count >= SearchForgiveness.minimumLettersForAnEdit {
+                each = vocabulary.map { SearchForgiveness.withinOneEdit($0, word) ? .approximate : .none }
             }
             let best = stations.map { own in own.reduce(StationSearchIndex.Match.none) { max($0, each[$1]) } }
             worst = worst.map { zip($0, best).map { min($0, $1) } } ?? best
