@@ -89,6 +89,8 @@ SCENARIOS = {
     "sumnear": Scenario("(summary near NEAR_POINTS random points over Sydney)", target=0.8, label="≥0.8×",
                         random_query=SUMMARY_NEAR_QUERY),
     "q": Scenario("/v1/stations?q=bond%20jun&fuel=U91&sort=price&limit=20", target=0.8, label="≥0.8×"),
+    # A search with a typo and an abbreviation: the forgiving path (one edit over the vocabulary, `jnct`).
+    "qtypo": Scenario("/v1/stations?q=bondi%20juntion%20jnct&fuel=U91&sort=price&limit=20", target=0.8, label="≥0.8×"),
     "along": Scenario("(ALONG_ROUTES random routes of 20-200 km across Sydney and Melbourne)", target=0.5, label="≥0.5×",
                       random_query=ALONG_QUERY, random_routes=True),
     "c1000": Scenario("/v1/stations/1", connections=1000, target=1.0, label="≥1.0×, 0 err"),

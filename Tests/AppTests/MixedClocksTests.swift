@@ -95,6 +95,6 @@ import Testing
         #expect((nsw["cheapest"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Live Servo"])
         #expect((nsw["advice"] as? [String: Any])?["advice"] as? String == "not_enough_history")
         let vic = try data("/v1/summary?state=VIC&fuel=U91")
-        #expect(vic["change_7d"] is Double && (vic["advice"] as? [String: Any])?["history_days"] as? Int == 41)
+        #expect(vic["change_7d"] is NSNull && (vic["advice"] as? [String: Any])?["history_days"] as? Int == 41)
     }
 }
