@@ -9,7 +9,7 @@ public protocol Service: Sendable {
     func prepare() throws
     /// The work. Returns (or throws `CancellationError`) promptly once the task is cancelled.
     func run() async throws
-    /// What the server does when `run()` throws or returns before the service was stopped.
+    /// What the server does when `run()` throws before the service was stopped.
     var whenItEnds: ServiceEndPolicy { get }
 }
 
@@ -19,8 +19,9 @@ extension Service {
     public var whenItEnds: ServiceEndPolicy { .shutDownServer }
 }
 
-/// What happens when a service's `run()` ends on its own (an error, or a return before it was stopped): the role
-/// swift-service-lifecycle gives its termination behaviours. Services that must keep going handle their own
+/// What happens when a service's `run()` throws before it was stopped: the role swift-service-lifecycle gives its
+/// failure termination behaviour. A `run()` that returns is done (a poller service with no providers returns at
+/// once), never a failure. Services that must keep going handle their own
 /// errors inside `run()` (retrying with backoff, reporting in `/health`); this is what remains when one cannot.
 public enum ServiceEndPolicy: Sendable, Equatable {
     /// The server shuts down gracefully and `Application.run()` throws `ServiceEndedError`, so the process exits

@@ -5,8 +5,8 @@ import Synchronization
 /// the one registered before it, so the first registered (persistence) stops last, after every writer.
 /// Each runs on its own `ServiceExecutor`, so stopping never waits for a free thread in the cooperative pool.
 ///
-/// A service whose `run()` throws (anything but `CancellationError`) or returns before it was stopped is logged at
-/// error level and handled by its `ServiceEndPolicy`: `onEnd` is called for `.shutDownServer` (the application
+/// A service whose `run()` throws (anything but `CancellationError`) is logged at error level and handled by its
+/// `ServiceEndPolicy`: `onEnd` is called for `.shutDownServer` (the application
 /// then shuts down), nothing more for `.keepServing`. Nothing restarts a service in-process. A throw from
 /// `prepare()` stops `start()` instead.
 public final class ServiceGroup: Sendable {
@@ -39,9 +39,9 @@ public final class ServiceGroup: Sendable {
                 defer { ended.signal() }
                 let reason: String
                 do {
+                    // A service with nothing to do (no providers to poll) may return at once: that is not an end.
                     try await service.run()
-                    guard !Task.isCancelled else { return }
-                    reason = "run() returned before it was stopped"
+                    return
                 } catch {
                     guard !(error is CancellationError && Task.isCancelled) else { return }
                     reason = "\(error)"
