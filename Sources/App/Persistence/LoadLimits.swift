@@ -6,8 +6,9 @@ import Fuel
 /// price sum, an absurd allocation).
 enum LoadLimits {
     /// One limit on station ids everywhere: the files, the fleet's id mark and replication
-    /// (`DatasetValidation.maxStationID`), so no mark a member accepts makes its datasets unfollowable.
-    static let maxStationID = DatasetValidation.maxStationID
+    /// (`DatasetValidation.maxStationID` reads it), so no mark a member accepts makes its datasets unfollowable.
+    /// Ids are assigned 1, 2, 3, ... by the registry; anything near this is not our data.
+    static let maxStationID = 10_000_000
     static let maxStations = 1_000_000
     static let maxPricesPerStation = 64
     static let maxStringBytes = 65_536

@@ -5,8 +5,8 @@ import Fuel
 /// renderer: a NaN coordinate or a 2^33 id must be refused here, not trap a follower later.
 enum DatasetValidation {
     static let maxStations = 100_000
-    /// Ids are assigned 1, 2, 3, ... by the registry; anything near this is not our data.
-    static let maxStationID = 10_000_000
+    /// The files' limit (`LoadLimits`): one limit on station ids everywhere.
+    static let maxStationID = LoadLimits.maxStationID
     static let maxTextBytes = 512
     static let maxKeyBytes = 128
     static let maxPointsPerSeries = 1_000
