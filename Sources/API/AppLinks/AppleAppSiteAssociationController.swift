@@ -5,8 +5,7 @@ import HTTP
 /// (`/stations/*`), served like `assetlinks.json` (`application/json`, 200, no redirect, an hour in caches).
 /// Registered only when `PETTY_APPLE_APP_ID` is set; otherwise the path is a 404.
 struct AppleAppSiteAssociationController: RouteCollection {
-    let body: [UInt8]
-    let etag: String
+    let file: WellKnownFile
 
     init(app: AppleAppLink) {
         // The id is validated to [A-Za-z0-9_.], so it needs no JSON escaping.
@@ -28,23 +27,12 @@ struct AppleAppSiteAssociationController: RouteCollection {
             }
 
             """
-        body = Array(text.utf8)
-        var hash = FNV1a()
-        hash.combine(body)
-        etag = hash.etag
+        file = WellKnownFile(text)
     }
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(".well-known", "apple-app-site-association", use: show)
     }
 
-    func show(_ request: Request) throws -> Response {
-        let headers: HTTPHeaders = [
-            "Content-Type": "application/json",
-            "Cache-Control": "public, max-age=3600",
-            "ETag": etag,
-            "X-Content-Type-Options": "nosniff",
-        ]
-        return Response(status: .ok, headers: headers, body: body)
-    }
+    func show(_ request: Request) throws -> Response { file.response() }
 }

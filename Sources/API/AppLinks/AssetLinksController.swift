@@ -6,8 +6,7 @@ import HTTP
 /// 200, no redirect, an hour in caches). Registered only when `PETTY_ANDROID_PACKAGE` is set; otherwise the path
 /// is a plain 404 (or a file an operator put in `Public/.well-known/`).
 struct AssetLinksController: RouteCollection {
-    let body: [UInt8]
-    let etag: String
+    let file: WellKnownFile
 
     init(app: AndroidAppLink) {
         // Package and fingerprints are validated to [A-Za-z0-9_.:], so they need no JSON escaping.
@@ -25,23 +24,12 @@ struct AssetLinksController: RouteCollection {
             ]
 
             """
-        body = Array(text.utf8)
-        var hash = FNV1a()
-        hash.combine(body)
-        etag = hash.etag
+        file = WellKnownFile(text)
     }
 
     func boot(routes: RoutesBuilder) throws {
         routes.get(".well-known", "assetlinks.json", use: show)
     }
 
-    func show(_ request: Request) throws -> Response {
-        let headers: HTTPHeaders = [
-            "Content-Type": "application/json",
-            "Cache-Control": "public, max-age=3600",
-            "ETag": etag,
-            "X-Content-Type-Options": "nosniff",
-        ]
-        return Response(status: .ok, headers: headers, body: body)
-    }
+    func show(_ request: Request) throws -> Response { file.response() }
 }
