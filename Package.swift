@@ -24,7 +24,7 @@ let package = Package(
         // Optimised even in debug builds: unoptimised, a SCRAM login's 4,096 PBKDF2 rounds take about half a second.
         .target(name: "Crypto", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // PostgreSQL's frontend/backend protocol v3 on raw sockets (TCP and Unix-domain): knows nothing about fuel.
-        .target(name: "Postgres", dependencies: ["Crypto"]),
+        .target(name: "Postgres", dependencies: ["Crypto", "Clocks"]),
         // Price alerts in PostgreSQL: the schema and its migrations, devices, alerts, the fenced outbox. Between the
         // pure rules (Fuel) and the wiring (App), so neither the wire client nor App learns the tables.
         .target(name: "AlertStore", dependencies: ["Fuel", "Postgres", "Crypto"]),
@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "FuelTests", dependencies: ["Fuel", "TestSupport"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Crypto"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Crypto", "Clocks"]),
         .testTarget(name: "AlertStoreTests", dependencies: ["AlertStore", "Fuel", "Postgres", "Crypto"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport"]),

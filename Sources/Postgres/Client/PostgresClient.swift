@@ -1,4 +1,5 @@
 import Synchronization
+import Clocks
 
 /// A small pool of connections to one database. A connection that broke is dropped and a new one made, with a capped
 /// backoff between failed attempts shared by every caller; an idle connection the server closed (a restart,
@@ -92,7 +93,7 @@ public final class PostgresClient: Sendable {
     }
 
     func acquire() async throws -> PostgresConnection {
-        let deadline = Monotonic.now() + configuration.connectTimeout
+        let deadline = MonotonicClock.seconds() + configuration.connectTimeout
         while true {
             let step = state.withLock { state -> Step in
                 if state.shutDown { return .shutDown }
@@ -109,12 +110,12 @@ public final class PostgresClient: Sendable {
                 state.withLock { $0.open -= 1 }
                 log("postgres: an idle connection was closed by the server; replacing it")
             case .wait:
-                guard Monotonic.now() < deadline else {
+                guard MonotonicClock.seconds() < deadline else {
                     throw PostgresError.connection("all \(maxConnections) connections stayed busy for \(configuration.connectTimeout) s")
                 }
                 try await Task.sleep(nanoseconds: 5_000_000)
             case .connect(let notBefore, let lastError):
-                let now = Monotonic.now()
+                let now = MonotonicClock.seconds()
                 if notBefore > now {
                     guard notBefore < deadline else {
                         state.withLock { $0.open -= 1 }
@@ -136,14 +137,14 @@ public final class PostgresClient: Sendable {
                         state.open -= 1
                         state.consecutiveFailures += 1
                         let delay = backoff.delay(afterFailures: state.consecutiveFailures)
-                        state.nextAttemptAt = Monotonic.now() + delay
+                        state.nextAttemptAt = MonotonicClock.seconds() + delay
                         state.lastError = failure
                         return delay
                     }
                     log("postgres: cannot connect to \(configuration): \(failure); next attempt in \(delay) s")
                     switch failure {
                     case .authentication, .configuration, .server: throw failure
-                    default: if Monotonic.now() + delay >= deadline { throw failure }
+                    default: if MonotonicClock.seconds() + delay >= deadline { throw failure }
                     }
                 }
             }

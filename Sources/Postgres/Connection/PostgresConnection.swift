@@ -1,4 +1,5 @@
 import Dispatch
+import Clocks
 
 /// One session with the server: a state machine over the protocol's messages on a blocking-with-deadline socket.
 /// A connection is used by one caller at a time (the client hands it out exclusively); its socket work runs on a
@@ -25,7 +26,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Connects and logs in within the configuration's connect timeout.
     public static func connect(_ configuration: PostgresConfiguration, log: @escaping @Sendable (String) -> Void = { _ in }) async throws -> PostgresConnection {
         let connection = PostgresConnection(configuration: configuration, log: log)
-        try await offload { try connection.blockingStartup(deadline: Monotonic.now() + configuration.connectTimeout) }
+        try await offload { try connection.blockingStartup(deadline: MonotonicClock.seconds() + configuration.connectTimeout) }
         return connection
     }
 
@@ -51,7 +52,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Sends Terminate and closes the socket.
     public func close() {
         guard let socket else { return }
-        _ = try? socket.sendAll(FrontendMessage.terminate.bytes, deadline: Monotonic.now() + 0.5)
+        _ = try? socket.sendAll(FrontendMessage.terminate.bytes, deadline: MonotonicClock.seconds() + 0.5)
         socket.close()
         self.socket = nil
     }
@@ -62,7 +63,7 @@ public final class PostgresConnection: @unchecked Sendable {
         guard let socket else { return false }
         do {
             while socket.isReadable() {
-                guard let bytes = try socket.receive(deadline: Monotonic.now()) else { break }
+                guard let bytes = try socket.receive(deadline: MonotonicClock.seconds()) else { break }
                 decoder.append(bytes)
                 while let message = try decoder.next() {
                     if case .notification(let note) = message { pendingNotifications.append(note); continue }
@@ -143,7 +144,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     private func blockingQuery(_ sql: String, _ parameters: [PostgresValue], timeout: Double) throws -> PostgresRows {
-        let deadline = Monotonic.now() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         guard socket != nil else { throw PostgresError.connection("the connection is closed") }
         guard parameters.count <= Int(Int16.max) else { throw PostgresError.configuration("more than 32,767 parameters") }
         do {
@@ -185,7 +186,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     private func blockingSimpleQuery(_ script: String, timeout: Double) throws {
-        let deadline = Monotonic.now() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         guard socket != nil else { throw PostgresError.connection("the connection is closed") }
         do {
             try send([.query(script)], deadline: deadline, timeout: timeout)
@@ -215,7 +216,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private func blockingNotifications(waitingUpTo seconds: Double) throws -> [PostgresNotification] {
         guard let socket else { throw PostgresError.connection("the connection is closed") }
-        let deadline = Monotonic.now() + seconds
+        let deadline = MonotonicClock.seconds() + seconds
         do {
             while pendingNotifications.isEmpty {
                 while let message = try decoder.next() { try absorbIdle(message) }
@@ -289,8 +290,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Asks the server to stop the running statement (a CancelRequest on a new socket, protocol §55.2.8): without it
     /// the backend would go on working, and holding its locks, for a client that stopped waiting.
     private func cancelOnServer() {
-        guard processID != 0, let socket = try? PostgresSocket.connect(to: configuration.endpoint, deadline: Monotonic.now() + 1) else { return }
-        _ = try? socket.sendAll(FrontendMessage.cancelRequest(processID: processID, secretKey: secretKey).bytes, deadline: Monotonic.now() + 1)
+        guard processID != 0, let socket = try? PostgresSocket.connect(to: configuration.endpoint, deadline: MonotonicClock.seconds() + 1) else { return }
+        _ = try? socket.sendAll(FrontendMessage.cancelRequest(processID: processID, secretKey: secretKey).bytes, deadline: MonotonicClock.seconds() + 1)
         socket.close()
     }
 

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Clocks
 #endif
 
 /// A non-blocking stream socket (TCP or Unix-domain) whose every wait is a `poll` bounded by a monotonic deadline.
@@ -93,7 +94,7 @@ struct PostgresSocket {
     /// Whether `events` became ready before the deadline (false on timeout).
     func wait(for events: Int16, until deadline: Double) throws -> Bool {
         while true {
-            let remaining = deadline - Monotonic.now()
+            let remaining = deadline - MonotonicClock.seconds()
             guard remaining > 0 else { return false }
             var entry = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&entry, 1, Int32(min(remaining * 1000, 60_000).rounded(.up)))

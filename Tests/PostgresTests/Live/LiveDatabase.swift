@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 @testable import Postgres
 
@@ -21,7 +22,7 @@ enum LiveDatabase {
     static let isReachable: Bool = reachable(trust)
 
     static func reachable(_ configuration: PostgresConfiguration?) -> Bool {
-        guard let configuration, let socket = try? PostgresSocket.connect(to: configuration.endpoint, deadline: Monotonic.now() + 1) else { return false }
+        guard let configuration, let socket = try? PostgresSocket.connect(to: configuration.endpoint, deadline: MonotonicClock.seconds() + 1) else { return false }
         socket.close()
         return true
     }
