@@ -17,6 +17,8 @@ See Benchmarks/README.md for what each row means. Needs wrk and nginx; loopback 
 runs with PETTY_PROVIDERS=none except merge_load's, whose NSW provider is a local fake. Stops all it started,
 by pid.
 """
+import http.client
+import json
 import math
 import os
 import random
@@ -77,6 +79,7 @@ class Scenario:
     optional: bool = False  # an endpoint still being built elsewhere: skipped while it answers 404
     random_query: str = ""  # a query over NEAR_POINTS random points over Sydney ({lat}, {lng}) instead of `path`
     random_routes: bool = False  # with random_query: ALONG_ROUTES random routes ({polyline}) instead of points
+    post: bool = False      # with random_routes: POST each route's parameters as a JSON body to `path` instead
 
 
 SCENARIOS = {
@@ -93,6 +96,10 @@ SCENARIOS = {
     "qtypo": Scenario("/v1/stations?q=bondi%20juntion%20jnct&fuel=U91&sort=price&limit=20", target=0.8, label="≥0.8×"),
     "along": Scenario("(ALONG_ROUTES random routes of 20-200 km across Sydney and Melbourne)", target=0.5, label="≥0.5×",
                       random_query=ALONG_QUERY, random_routes=True),
+    # The same routes' parameters as a JSON body (apps with routes too long for a request line); nginx is sent the
+    # same body and answers the captured bytes (its static module answers POST through `error_page 405 =200`).
+    "alongpost": Scenario("/v1/stations/along", target=0.5, label="≥0.5×", random_query=ALONG_QUERY,
+                          random_routes=True, post=True),
     "c1000": Scenario("/v1/stations/1", connections=1000, target=1.0, label="≥1.0×, 0 err"),
     "close": Scenario("/v1/stations/1", mode="close", target=1.0, label="≥1.0×, 0 err"),
     "idle10k": Scenario("/v1/stations/1", mode="idle", target=1.0, label="≥1.0×, ≤150MB"),
@@ -272,6 +279,34 @@ class Bench:
                           "request = function() return wrk.format(nil, paths[math.random(#paths)]) end\n")
         return script
 
+    def write_post_lua(self, name, pairs):
+        """A wrk script POSTing one of `pairs` (path, JSON body) at random per request."""
+        listed = ",\n".join(f'  {{"{p}", [==[{b}]==]}}' for p, b in pairs)
+        script = self.work / f"{name}.lua"
+        script.write_text(f"local pairs = {{\n{listed}\n}}\n"
+                          "math.randomseed(os.time() + tonumber(tostring({}):match('0x(%x+)') or '0', 16))\n"
+                          "request = function()\n  local p = pairs[math.random(#pairs)]\n"
+                          "  return wrk.format('POST', p[1], {['Content-Type'] = 'application/json'}, p[2])\nend\n")
+        return script
+
+    @staticmethod
+    def along_body(query):
+        """The JSON body of POST /v1/stations/along carrying a GET along query's parameters."""
+        fields = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(query).query))
+        return json.dumps(fields, separators=(",", ":"))
+
+    def capture_post(self, path, body, target):
+        conn = http.client.HTTPConnection(f"127.0.0.1:{PETTY_PORT}", timeout=30)
+        try:
+            conn.request("POST", path, body=body.encode(), headers={"Content-Type": "application/json"})
+            reply = conn.getresponse()
+            data = reply.read()
+        finally:
+            conn.close()
+        if reply.status == 200:
+            target.write_bytes(data)
+        return reply.status
+
     def capture(self, path, target, mode):
         headers = {"Accept": "text/html"} if "html" in mode else {}
         if "gzip" in mode:
@@ -303,6 +338,7 @@ http {{
         root {www};
         location ~ \\.html$ {{ default_type "text/html; charset=utf-8"; }}
         location /gz/ {{ gzip_static on; default_type "application/json; charset=utf-8"; }}
+        location /alongpost/ {{ default_type "application/json; charset=utf-8"; error_page 405 =200 $uri; }}
         location / {{ default_type "application/json; charset=utf-8"; }}
     }}
 }}
@@ -361,6 +397,16 @@ http {{
                 petty_paths, nginx_paths = [], []
                 queries = ([s.random_query.format(polyline=p) for p in self.along_routes()] if s.random_routes
                            else [s.random_query.format(lat=lat, lng=lng) for lat, lng in self.near_points()])
+                if s.post:
+                    bodies = [self.along_body(q) for q in queries]
+                    pairs = [(i, b) for i, b in enumerate(bodies)
+                             if self.capture_post(s.path, b, www / name / f"{i}.json") == 200]
+                    if not pairs:
+                        raise SystemExit(f"bench: no {name} body answered 200")
+                    plans[name] = ("/", self.write_post_lua(f"{name}-petty", [(s.path, b) for _, b in pairs]),
+                                   "/", self.write_post_lua(f"{name}-nginx", [(f"/{name}/{i}.json", b) for i, b in pairs]),
+                                   PETTY_PORT, NGINX_PORT)
+                    continue
                 for i, path in enumerate(queries):
                     status = self.capture(path, www / name / f"{i}.json", s.mode)
                     if status != 200:
