@@ -39,7 +39,7 @@ import Testing
         #expect(rows.allSatisfy { $0["verdict"] as? String == "no_price_today" })
         #expect(rows.first?["name"] as? String == "Walkaway General Store")
         // The raw text says `null`, not an omitted key.
-        #expect(String(decoding: body, as: UTF8.self).contains("\"today\":null,\"tomorrow\":218,\"verdict\":\"no_price_today\""))
+        #expect(String(decoding: body, as: UTF8.self).contains("\"today\":null,\"tomorrow\":218.0,\"difference\":null,\"verdict\":\"no_price_today\""))
         #expect(data["summary"] as? [String: Int] == ["today_cheaper": 0, "tomorrow_cheaper": 0, "same": 0, "no_price_today": 2])
         #expect((json["meta"] as? [String: Any])?["total"] as? Int == 2)
 

@@ -17,18 +17,17 @@ struct TomorrowController: RouteCollection {
     private func render(_ request: Request, view: PettyView) throws -> Response {
         let params = try TomorrowParameters(request)
         let (state, fuel, near, radius, ids, limit, offset) = (params.state, params.fuel, params.near, params.radiusKm, params.ids, params.limit, params.offset)
-        var meta = MetaDTO(view.rendered.meta(for: state))
+        let meta = view.rendered.meta(for: state)
+        let lastModified = view.rendered.lastModified
         guard Self.publishingStates.contains(state) else {
-            let dto = TomorrowDTO(
-                state: state.rawValue, fuel: fuel?.rawValue, available: false,
-                reason: "\(state.rawValue) does not publish next-day prices; only WA (FuelWatch) does",
-                stations: [])
-            return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.rendered.lastModified, maxAge: 3600)
+            let body = TomorrowBody.unavailable(
+                state: state, fuel: fuel, reason: "\(state.rawValue) does not publish next-day prices; only WA (FuelWatch) does", meta: meta)
+            return JSONResponse.make(body: body, etag: Self.etag(body), lastModified: lastModified, maxAge: 3600)
         }
         let now = context.now(for: state, in: view)
         let board = view.index.tomorrowBoard(fuel: fuel, now: now)
         let wanted = ids.map(Set.init)
-        var rows: [(TomorrowDTO.StationVerdict, Double)] = []
+        var rows: [(row: TomorrowBody.Row, order: Double)] = []
         for comparison in board.comparisons {
             guard let entry = view.snapshot[comparison.station] else { continue }
             if let wanted, !wanted.contains(comparison.station) { continue }
@@ -38,30 +37,19 @@ struct TomorrowController: RouteCollection {
                 guard km <= radius else { continue }
                 distance = km
             }
-            let row = TomorrowDTO.StationVerdict(
-                stationId: entry.id.rawValue, name: entry.station.name, brand: entry.station.brand, suburb: entry.station.suburb,
-                fuel: comparison.fuel.rawValue, today: comparison.today.map(CentsValue.init), tomorrow: CentsValue(comparison.tomorrow),
-                difference: comparison.today.map { Rounded(Double(comparison.tomorrow.tenths - $0.tenths) / 10, places: 1) },
-                verdict: comparison.verdict.rawValue, distanceKm: distance.map { Rounded($0) })
-            rows.append((row, distance ?? Double(comparison.tomorrow.tenths)))
+            rows.append((TomorrowBody.Row(comparison: comparison, entry: entry, distanceKm: distance), distance ?? Double(comparison.tomorrow.tenths)))
         }
-        rows.sort { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.stationId < $1.0.stationId }
-        let stations = rows.dropFirst(offset).prefix(limit).map(\.0)
-        meta.total = board.isPublished ? rows.count : 0
-        meta.limit = limit
-        meta.offset = offset
-        let summary = TomorrowDTO.Summary(
-            todayCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.todayCheaper.rawValue }.count,
-            tomorrowCheaper: rows.filter { $0.0.verdict == TomorrowVerdict.tomorrowCheaper.rawValue }.count,
-            same: rows.filter { $0.0.verdict == TomorrowVerdict.same.rawValue }.count,
-            noPriceToday: rows.filter { $0.0.verdict == TomorrowVerdict.noPriceToday.rawValue }.count)
-        let dto = TomorrowDTO(
-            state: state.rawValue, fuel: fuel?.rawValue, available: board.isPublished,
-            reason: board.isPublished ? nil : "Tomorrow's prices are published at 2:30 pm Perth time",
-            tradingDay: board.tradingDay,
-            publishedAt: board.publishedAt.map(ISOTimestamp.string),
-            expectedAt: ISOTimestamp.string(board.expectedAt),
-            summary: board.isPublished ? summary : nil, stations: board.isPublished ? Array(stations) : [])
-        return try JSONResponse.content(Envelope(data: dto, meta: meta), lastModified: view.rendered.lastModified)
+        rows.sort { $0.order != $1.order ? $0.order < $1.order : $0.row.entry.id.rawValue < $1.row.entry.id.rawValue }
+        let ordered = rows.map(\.row)
+        let body = TomorrowBody.write(
+            state: state, fuel: fuel, board: board, rows: ordered, page: ordered.dropFirst(offset).prefix(limit),
+            limit: limit, offset: offset, meta: meta)
+        return JSONResponse.make(body: body, etag: Self.etag(body), lastModified: lastModified)
+    }
+
+    private static func etag(_ body: [UInt8]) -> String {
+        var hash = FNV1a()
+        hash.combine(body)
+        return hash.weakETag
     }
 }
