@@ -150,6 +150,24 @@ import Testing
         #expect(((coarse["data"] as? [[String: Any]])?.first?["min_price"]) is NSNull)
     }
 
+    @Test func theWholeCountryAtTheFinestZoomComesBackInAtMost500CellsCountingEveryStation() throws {
+        let body = try AppTestSupport.json(try app.test(.GET, "/v1/stations?cluster=true&zoom=22"))
+        let clusters = try require(body["data"] as? [[String: Any]])
+        let meta = try require(body["meta"] as? [String: Any])
+        let stations = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?limit=1"))["meta"] as? [String: Any])["total"] as? Int
+        #expect(clusters.count <= 500 && clusters.count > 250)
+        #expect(clusters.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == stations)
+        // Zoom 22 asks for 0.001-degree cells; the answer says how far they were doubled.
+        let degrees = try require(meta["cell_degrees"] as? Double)
+        #expect(degrees > 0.001 && (degrees / 0.001).rounded() == degrees / 0.001)
+        // One step finer would have opened more than 500 cells: the smallest size that fits was chosen.
+        let finer = Set(try AppTestSupport.sampleDataset.snapshot.entries.filter { $0.station.location.isValid }.map { entry in
+            let cell = degrees / 2
+            return "\(Int((entry.station.location.latitude / cell).rounded(.down))),\(Int((entry.station.location.longitude / cell).rounded(.down)))"
+        })
+        #expect(finer.count > 500)
+    }
+
     @Test func clusterAndCompactRulesAreBadRequestsNamingTheParameter() throws {
         for (path, name) in [("cluster=yes", "cluster"), ("compact=1", "compact"), ("zoom=x", "zoom"), ("cluster=true&zoom=23", "zoom")] {
             let res = try app.test(.GET, "/v1/stations?" + path)

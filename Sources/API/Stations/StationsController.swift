@@ -22,9 +22,9 @@ struct StationsController: RouteCollection {
         let spreadsPins = params.compact && query.sort == nil && !params.offsetGiven && query.after == nil && ids == nil
         if params.cluster {
             let cell = params.zoom.map(ClusterGrid.cellDegrees(zoom:)) ?? query.bbox.map(ClusterGrid.cellDegrees(viewport:)) ?? ClusterGrid.defaultCellDegrees
-            let clusters: [StationCluster]
+            let clusters: StationClusters
             do { clusters = try view.index.clusters(matching: query, cellDegrees: cell) } catch { throw Abort(.badRequest, reason: "\(error)") }
-            return StationClusterBody.response(clusters, cellDegrees: cell, view: view, state: query.state)
+            return StationClusterBody.response(clusters.cells, cellDegrees: clusters.cellDegrees, view: view, state: query.state)
         }
         if params.compact {
             let pins: MapPinPage
