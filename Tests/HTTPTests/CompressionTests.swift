@@ -112,6 +112,46 @@ struct CompressionTests {
         second.withUnsafeBufferPointer { a in body.gzip.withUnsafeBufferPointer { b in #expect(a.baseAddress == b.baseAddress) } }
     }
 
+    /// `big` (4.1 KB) over a 1 KB first-use limit: a large body, as a country-wide list is for the real limit.
+    static func largeApp(_ body: CompressibleBody) -> Application {
+        makeTestApp { app in
+            app.middleware = [app.errors, ConditionalRequestMiddleware(), CompressionMiddleware(firstUseLimit: 1024)]
+            app.get("fly") { _ in Response(headers: ["Content-Type": "application/json", "ETag": #""f""#], body: big) }
+            app.get("memo") { _ in Response(headers: ["Content-Type": "application/json", "ETag": #"W/"m""#], compressible: body) }
+        }
+    }
+
+    @Test("A body over the first-use limit goes out plain to its first client, then gzipped and kept")
+    func largeBodyIsCompressedOnlyOnReuse() throws {
+        let body = CompressibleBody(Self.big, etag: #"W/"m""#)
+        let app = Self.largeApp(body)
+        let first = try app.test(.GET, "/memo", headers: ["Accept-Encoding": "gzip"])
+        #expect(first.body == Self.big)
+        #expect(first.headers.first(name: "Content-Encoding") == nil)
+        #expect(first.headers.first(name: "ETag") == #"W/"m""#)
+        #expect(first.headers.first(name: "Vary") == "Accept-Encoding")
+        #expect(!body.keepsGzip)
+        let second = try app.test(.GET, "/memo", headers: ["Accept-Encoding": "gzip"])
+        #expect(second.headers.first(name: "Content-Encoding") == "gzip")
+        #expect(second.body == Gzip.compress(Self.big, level: Gzip.storedLevel))
+        #expect(second.headers.first(name: "ETag") == #"W/"m-gz""#)
+        #expect(body.keepsGzip)
+    }
+
+    @Test("A per-request body over the first-use limit goes out plain, unless the client refuses identity")
+    func largePerRequestBodyIsNotCompressed() throws {
+        let app = Self.largeApp(CompressibleBody(Self.big, etag: nil))
+        let plain = try app.test(.GET, "/fly", headers: ["Accept-Encoding": "gzip"])
+        #expect(plain.body == Self.big)
+        #expect(plain.headers.first(name: "Content-Encoding") == nil)
+        #expect(plain.headers.first(name: "ETag") == #""f""#)
+        let refused = try app.test(.GET, "/fly", headers: ["Accept-Encoding": "gzip, identity;q=0"])
+        #expect(refused.headers.first(name: "Content-Encoding") == "gzip")
+        #expect(Gzip.decompress(refused.body) == Self.big)
+        let memo = try app.test(.GET, "/memo", headers: ["Accept-Encoding": "gzip, identity;q=0"])
+        #expect(memo.headers.first(name: "Content-Encoding") == "gzip")
+    }
+
     @Test("Images are left alone: no gzip, no Vary")
     func imagesUntouched() throws {
         let response = try Self.get("/png", ["Accept-Encoding": "gzip"])

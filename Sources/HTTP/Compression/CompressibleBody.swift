@@ -27,13 +27,17 @@ public final class CompressibleBody: Sendable {
 
     /// The gzip bytes: at `Gzip.fastLevel` the first time; then at `Gzip.storedLevel`, compressed on the second
     /// use (outside the lock; a racing request may compress too) and kept.
-    public var gzip: [UInt8] {
+    public var gzip: [UInt8] { gzip(firstUseLimit: .max)! }
+
+    /// `gzip`, except that a body larger than `firstUseLimit` is not compressed for its first client (nil: send
+    /// it as it is); from its second on it is compressed once and kept.
+    public func gzip(firstUseLimit: Int) -> [UInt8]? {
         let (kept, asked) = gzipped.withLock { state in
             state.asked += 1
             return (state.kept, state.asked)
         }
         if let kept { return kept }
-        guard asked > 1 else { return Gzip.compress(plain, level: Gzip.fastLevel) }
+        guard asked > 1 else { return plain.count > firstUseLimit ? nil : Gzip.compress(plain, level: Gzip.fastLevel) }
         let compressed = Gzip.compress(plain, level: Gzip.storedLevel)
         return gzipped.withLock { state in
             if state.kept == nil { state.kept = compressed }
