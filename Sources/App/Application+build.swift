@@ -54,6 +54,7 @@ package func buildApplication(
     app.register(service: AdviceBoardWarmer(context: context))
     context.android = config.android
     context.apple = config.apple
+    _ = AlertsWiring.install(config, app: app, context: &context, logger: logger)
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
     // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional
@@ -61,7 +62,7 @@ package func buildApplication(
     app.middleware = [
         TrustedProxyMiddleware(ranges: config.trustedProxies),
         app.requestLog,
-        CORSMiddleware(allowedMethods: [.GET, .HEAD, .POST, .OPTIONS]),
+        CORSMiddleware(allowedMethods: [.GET, .HEAD, .POST, .PUT, .DELETE, .OPTIONS]),
         app.errors,
         ConditionalRequestMiddleware(),
         // Inside the conditional check, so If-None-Match meets the ETag of the encoding actually served.
