@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Crypto", "Clocks"]),
         .testTarget(name: "AlertStoreTests", dependencies: ["AlertStore", "Fuel", "Postgres", "Crypto"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP", "TestSupport"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport", "Postgres"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport", "Postgres", "AlertStore"]),
     ],
     swiftLanguageModes: [.v6]
 )
