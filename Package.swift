@@ -33,7 +33,7 @@ let package = Package(
         // One folder per endpoint: controllers, the wire contract (DTOs, the JSON writer) and per-snapshot renders.
         .target(name: "API", dependencies: ["HTTP", "Fuel"]),
         // Wiring: configuration, commands, persistence, replication, pollers, the fleet and the application builder.
-        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination", "Crypto", "Clocks"]),
+        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination", "Crypto", "Clocks", "Postgres", "AlertStore"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
         .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers", "TestSupport"], path: "Benchmarks/Sources/PettyBench"),
 
@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Crypto", "Clocks"]),
         .testTarget(name: "AlertStoreTests", dependencies: ["AlertStore", "Fuel", "Postgres", "Crypto"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP", "TestSupport"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport", "Postgres", "AlertStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

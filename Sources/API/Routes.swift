@@ -17,6 +17,7 @@ package func routes(_ app: Application, context: PettyContext, version: String, 
     try app.register(collection: SummaryController(context: context))
     try app.register(collection: HealthController(context: context, version: version, detail: detail))
     try app.register(collection: SharePageController(context: context))
+    try app.register(collection: DevicesController(context: context, backend: context.alertsBackend))
     if let android = context.android { try app.register(collection: AssetLinksController(app: android)) }
     if let apple = context.apple { try app.register(collection: AppleAppSiteAssociationController(app: apple)) }
 }

@@ -8,9 +8,10 @@ import Providers
 /// serves from too (tests drive pollers against it step by step).
 /// `clock` is injectable so tests can pin "now".
 /// `dataset`, when given, replaces loading the data directory (tests start from a known store).
+/// `alertsBackend`, when given, replaces the database behind the alert routes (tests without PostgreSQL).
 package func buildApplication(
     _ config: AppConfiguration, logger: Logger? = nil, clock: @escaping @Sendable () -> Date = { Date() },
-    dataset: Dataset? = nil
+    dataset: Dataset? = nil, alertsBackend: (any AlertsBackend)? = nil
 ) throws -> (app: Application, store: PettyStore) {
     let logger = logger ?? Logger(label: "petty", level: config.logLevel)
     let app = Application(environment: config.environment, logger: logger)
@@ -54,6 +55,8 @@ package func buildApplication(
     app.register(service: AdviceBoardWarmer(context: context))
     context.android = config.android
     context.apple = config.apple
+    _ = AlertsWiring.install(config, app: app, context: &context, logger: logger)
+    if let alertsBackend { context.alertsBackend = alertsBackend }
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the
     // real client; CORS wraps the error renderer so 400/404/405/413 answers carry CORS headers too; conditional
@@ -61,7 +64,7 @@ package func buildApplication(
     app.middleware = [
         TrustedProxyMiddleware(ranges: config.trustedProxies),
         app.requestLog,
-        CORSMiddleware(allowedMethods: [.GET, .HEAD, .POST, .OPTIONS]),
+        CORSMiddleware(allowedMethods: [.GET, .HEAD, .POST, .PUT, .DELETE, .OPTIONS]),
         app.errors,
         ConditionalRequestMiddleware(),
         // Inside the conditional check, so If-None-Match meets the ETag of the encoding actually served.

@@ -20,7 +20,8 @@ struct CompressionEndpointTests {
         let registered = Set(app.routes.map(OpenAPIContractTests.openAPIPath))
         var compressed = 0
         // The data API: /health and /metrics change between two requests, /internal/ is not for clients.
-        for operation in spec.operations where operation.method == "get" && registered.contains(operation.path) && operation.path.hasPrefix("/v1/") {
+        for operation in spec.operations where operation.method == "get" && registered.contains(operation.path) && operation.path.hasPrefix("/v1/")
+            && !OpenAPIContractTests.needsDatabase(operation) {
             let target = spec.target(operation, query: spec.exampleQuery(operation))
             let plain = try app.test(.GET, target)
             let gzip = try app.test(.GET, target, headers: ["Accept-Encoding": "gzip"])

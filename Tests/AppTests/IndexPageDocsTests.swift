@@ -17,12 +17,13 @@ import Testing
         return response.bodyString
     }
 
-    /// `/v1/stations/{id}/history` as a pattern that matches an example request `<code>GET /v1/stations/1/history?`.
+    /// `/v1/stations/{id}/history` as a pattern that matches an example request `<code>GET /v1/stations/1/history?`
+    /// (or a POST, PUT or DELETE, for paths such as `/v1/devices` that take no GET).
     static func examplePattern(_ path: String) -> String {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map { part in
             part.hasPrefix("{") ? "[^/?<\\s]+" : NSRegularExpression.escapedPattern(for: String(part))
         }
-        return "<code>GET " + parts.joined(separator: "/") + "(\\?|</code>)"
+        return "<code>(GET|POST|PUT|DELETE) " + parts.joined(separator: "/") + "(\\?|</code>)"
     }
 
     @Test func everyDocumentedPathHasAnExampleOnTheIndexPage() throws {

@@ -12,6 +12,7 @@ extension HealthController.HealthDTO {
         copy.follow?.lastError = nil
         copy.persistence?.lastError = nil
         copy.persistence?.lastLoad.problems = nil
+        copy.alerts = alerts.withoutInternals()
         copy.coordination?.leader.url = nil
         copy.coordination?.dataset.lastError = nil
         if copy.coordination?.degraded != nil { copy.coordination?.degraded = "behind the published dataset" }

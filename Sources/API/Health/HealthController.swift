@@ -55,6 +55,8 @@ struct HealthController: RouteCollection {
         var follow: HealthController.FollowInfo?
         var persistence: HealthController.PersistenceInfo?
         var coordination: CoordinationInfo? = nil
+        /// Always present: `off` without `PETTY_DATABASE_URL`.
+        var alerts = AlertsInfo(AlertsHealth())
     }
 
     struct FollowInfo: Encodable {
@@ -128,8 +130,9 @@ struct HealthController: RouteCollection {
         }
         let persistence = context.persistence.map { PersistenceInfo($0()) }
         let coordination = context.coordination?()
+        let alerts = AlertsInfo(context.alerts?() ?? AlertsHealth())
         let degraded = providers.contains { $0.status == "failing" || $0.status == "stale" } || follow?.status == "failing"
-            || persistence?.status == "failing" || coordination?.degraded != nil
+            || persistence?.status == "failing" || coordination?.degraded != nil || alerts.status == AlertsHealth.Status.degraded.rawValue
         var dto = HealthDTO(
             status: !hasData ? "unavailable" : (degraded ? "degraded" : "ok"),
             version: version,
@@ -143,6 +146,7 @@ struct HealthController: RouteCollection {
             states: counts.keys.sorted().map { HealthDTO.StateCount(state: $0.rawValue, stations: counts[$0]!.0, prices: counts[$0]!.1) },
             providers: providers, follow: follow, persistence: persistence)
         dto.coordination = coordination
+        dto.alerts = alerts
         let shown = detail.allows(request) ? dto : dto.withoutInternals()
         var response = Response(contentType: "application/json; charset=utf-8", body: try JSONCoding.encode(shown))
         response.status = hasData ? .ok : .serviceUnavailable

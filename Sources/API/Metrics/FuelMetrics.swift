@@ -14,6 +14,7 @@ struct FuelMetrics {
         if let persistence = context.persistence?() { writePersistence(persistence, to: &out) }
         if let follower = context.follower?() { writeFollower(follower, to: &out, now: now) }
         if let coordination = context.coordination?() { FleetMetrics.write(coordination, to: &out) }
+        if let alerts = context.alerts?() { AlertsMetrics.write(alerts, to: &out) }
     }
 
     private func writeSnapshot(to out: inout PrometheusText, now: Date) {

@@ -23,6 +23,10 @@ package struct PettyContext: Sendable {
     package var providers: (any ProviderHealthSource)? = nil
     /// Set in fleet mode (`PETTY_ETCD_ENDPOINTS`): role, epoch, leader and lease, for `/health`.
     package var coordination: (@Sendable () -> CoordinationInfo)? = nil
+    /// Set when `PETTY_DATABASE_URL` is: how price alerts go, for `/health` and `/metrics` (nil: alerts are off).
+    package var alerts: (@Sendable () -> AlertsHealth)? = nil
+    /// Set when `PETTY_DATABASE_URL` is: the device and alert routes' storage (nil: those routes answer 503).
+    package var alertsBackend: (any AlertsBackend)? = nil
 
     package init(
         store: PettyStore, clock: @escaping @Sendable () -> Date, startedAt: Date, appStoreID: String?,

@@ -1,10 +1,11 @@
+import Foundation
 import Fuel
 import Postgres
 
 /// The mapping between `AlertDefinition` and the `alerts` table's columns, both ways, in one place.
 enum AlertColumns {
     static let names = "kind, fuel, station_ids, near_lat, near_lng, radius_km, threshold_tenths, change_tenths, delivery, at_minute, quiet_from_minute, quiet_to_minute"
-    static let selectList = "id, device_id, " + names
+    static let selectList = "id, device_id, extract(epoch FROM created_at)::float8 AS created_epoch, " + names
 
     /// The 12 values for `names`, in order.
     static func values(_ definition: AlertDefinition) -> [PostgresValue] {
@@ -50,7 +51,8 @@ enum AlertColumns {
             threshold: try row.optionalInt("threshold_tenths").map { PriceTenths(tenths: $0) },
             change: try row.optionalInt("change_tenths").map { PriceTenths(tenths: $0) },
             delivery: delivery, quietHours: quiet)
-        return StoredAlert(id: Int64(try row.int("id")), deviceID: Int64(try row.int("device_id")), definition: definition)
+        return StoredAlert(id: Int64(try row.int("id")), deviceID: Int64(try row.int("device_id")), definition: definition,
+                           createdAt: row["created_epoch"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
     }
 
     /// PostgreSQL's text form of an integer array: "{1,2,3}".

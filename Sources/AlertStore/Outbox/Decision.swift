@@ -50,4 +50,5 @@ public struct OutboxEntry: Sendable, Equatable {
     public var payload: String
     public var attempts: Int
     public var sent: Bool
+    public var sentAt: Date? = nil
 }

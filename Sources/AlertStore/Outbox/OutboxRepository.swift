@@ -83,11 +83,12 @@ public struct OutboxRepository: Sendable {
         }
     }
 
-    static let columns = "id, device_id, alert_id, decision_key, collapse_id, payload::text AS payload, attempts, sent_at IS NOT NULL AS sent"
+    static let columns = "id, device_id, alert_id, decision_key, collapse_id, payload::text AS payload, attempts, sent_at IS NOT NULL AS sent, extract(epoch FROM sent_at)::float8 AS sent_epoch"
 
     static func entry(_ row: PostgresRow) throws -> OutboxEntry {
         OutboxEntry(id: Int64(try row.int("id")), deviceID: Int64(try row.int("device_id")), alertID: try row.optionalInt("alert_id").map(Int64.init),
                     key: try row.string("decision_key"), collapseID: try row.string("collapse_id"), payload: try row.string("payload"),
-                    attempts: try row.int("attempts"), sent: try row.bool("sent"))
+                    attempts: try row.int("attempts"), sent: try row.bool("sent"),
+                    sentAt: row["sent_epoch"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
     }
 }

@@ -1,6 +1,7 @@
 import API
 import Foundation
 import HTTP
+import Postgres
 import Providers
 
 /// `Run serve [--hostname/-H h] [--port/-p n] [--env/-e name] [--threads n] [--data-dir path] [--public-dir path] [--log-level level]`
@@ -52,6 +53,8 @@ public enum CommandLineParser {
               --public-url <url>   Base of absolute URLs on share pages [PETTY_PUBLIC_URL] (default http://host:port)
               --log-level <level>  trace | debug | info | notice | warning | error [PETTY_LOG_LEVEL] (default info)
               --body-timeout <s>   A request body's total deadline, in seconds [PETTY_BODY_TIMEOUT_SECONDS] (default 30)
+              --database-url <url>     Price alerts' PostgreSQL, postgres://user:password@host:port/db or
+                                       postgres:///db?host=/var/run/postgresql [PETTY_DATABASE_URL] (default: alerts off)
               --etcd-endpoints <urls>  Fleet mode: etcd v3 endpoints, comma-separated [PETTY_ETCD_ENDPOINTS]
               --etcd-username <name>, --etcd-password <secret>  etcd auth [PETTY_ETCD_USERNAME, PETTY_ETCD_PASSWORD]
               --fleet <name>           Key prefix in etcd [PETTY_FLEET] (default petty)
@@ -94,6 +97,7 @@ public enum CommandLineParser {
             case "--public-dir": config.publicDirectory = try value()
             case "--public-url": config.publicURL = try publicURL(try value(), source: name)
             case "--log-level": config.logLevel = try level(try value(), source: name)
+            case "--database-url": config.database = try database(try value(), source: name)
             case "--body-timeout": config.server.bodyTimeoutSeconds = try ServerLimitsEnvironment.seconds(try value(), name: name)
             case _ where FleetOptions.flags.contains(name): try config.fleet.set(name, try value())
             default: throw CommandLineError("unknown option '\(flag)'")
@@ -157,6 +161,7 @@ public enum CommandLineParser {
                 throw CommandLineError("PETTY_FOLLOWERS: \(error)")
             }
         }
+        if let value = env["PETTY_DATABASE_URL"], !value.isEmpty { config.database = try database(value, source: "PETTY_DATABASE_URL") }
         try ServerLimitsEnvironment.apply(env, to: &config.server)
         try config.fleet.apply(env)
         if let value = env["PETTY_LOG_LEVEL"], !value.isEmpty { config.logLevel = try level(value, source: "PETTY_LOG_LEVEL") }
@@ -164,6 +169,14 @@ public enum CommandLineParser {
             config.providers = try ProviderSettings.fromEnvironment(env, userAgent: ProviderClient.defaultUserAgent(version: Entrypoint.version))
         } catch { throw CommandLineError("\(error)") }
         return config
+    }
+
+    /// The URL is never echoed: it may hold a password. `sslmode=require` is refused here, so the server does not start.
+    static func database(_ raw: String, source: String) throws -> PostgresConfiguration {
+        do { return try PostgresConfiguration(url: raw) } catch let error as PostgresError {
+            if case .configuration(let reason) = error { throw CommandLineError("\(source): \(reason)") }
+            throw CommandLineError("\(source): \(error)")
+        }
     }
 
     static func publicURL(_ raw: String, source: String) throws -> PublicURL {

@@ -2,6 +2,7 @@ import API
 import Coordination
 import Foundation
 import HTTP
+import Postgres
 import Providers
 
 /// Everything `Run serve` can be told, from flags first and `PETTY_*` environment variables second.
@@ -41,6 +42,8 @@ public struct AppConfiguration: Sendable {
     public var followers: [IPAddressRange] = TrustedProxyMiddleware().trusted
     /// `PETTY_ETCD_*`, `PETTY_FLEET`, `PETTY_ADVERTISE_URL`, `PETTY_LEASE_SECONDS`: fleet mode when endpoints are set.
     public var fleet = FleetOptions()
+    /// `PETTY_DATABASE_URL` / `--database-url`: price alerts' PostgreSQL; nil turns alerts off (their routes answer 503).
+    public var database: PostgresConfiguration?
 
     public init() {}
 

@@ -37,5 +37,12 @@ enum DeclaredQueries {
         StationsParameters.self, StationParameters.self, AlongParameters.self, StationHistoryParameters.self,
         CheapestParameters.self, ChangesParameters.self, AveragesParameters.self, TrendsParameters.self,
         TomorrowParameters.self, AdviceParameters.self, SummaryParameters.self, FuelsParameters.self, BrandsParameters.self,
+        DeviceAlertsParameters.self, DeviceAlertParameters.self, NotificationsParameters.self,
+    ]
+
+    /// The JSON bodies read as declared fields (`JSONParameters`): what the contract test compares with each
+    /// operation's request body schema.
+    static let bodies: [any EndpointParameters.Type] = [
+        DeviceRegistrationParameters.self, DeviceUpdateParameters.self, AlertParameters.self,
     ]
 }

@@ -4,11 +4,13 @@ import HTTP
 /// A JSON object body read as query parameters: `{"fuel": "U91", "limit": 20, "open_now": true}` is
 /// `fuel=U91&limit=20&open_now=true`, so an endpoint that also takes a body (a route too long for a request line)
 /// declares its parameters once and checks them the same way: an unknown field is the unknown-parameter 400.
-/// Each field holds a string, a number or a boolean; a list is a string (`"U91,E10"`) or an array of them.
+/// Each field holds a string, a number or a boolean; a list is a string (`"U91,E10"`) or an array of them. A field
+/// named in `objects` holds one object of such values instead, read as `name.key` parameters
+/// (`{"quiet_hours": {"from": "22:00"}}` is `quiet_hours.from=22:00`).
 enum JSONParameters {
     static let mediaType = "application/json"
 
-    static func query(of request: Request, maxBytes: Int) throws -> URLQuery {
+    static func query(of request: Request, maxBytes: Int, objects: Set<String> = []) throws -> URLQuery {
         let type = request.headers.first(name: "Content-Type")?.lowercased() ?? ""
         guard type.hasPrefix(mediaType) else {
             throw Abort(HTTPStatus(code: 415), reason: "the body must be JSON: send Content-Type: \(mediaType)")
@@ -27,18 +29,34 @@ enum JSONParameters {
             throw Abort(.badRequest, reason: "the body must be a JSON object of parameters, e.g. {\"polyline\": \"...\", \"fuel\": \"U91\"}")
         }
         // In a stable order (JSON objects have none), so errors name the same field every time.
-        return URLQuery(items: object.keys.sorted().map { ($0, object[$0]!.text) })
+        var items: [(name: String, value: String)] = []
+        for name in object.keys.sorted() {
+            switch (object[name]!, objects.contains(name)) {
+            case (.object(let members), true):
+                items += members.keys.sorted().map { ("\(name).\($0)", members[$0]!) }
+            case (.object, false):
+                throw Abort(.badRequest, reason: "\(name) must be a string, a number, a boolean or a list of them")
+            case (_, true):
+                throw Abort(.badRequest, reason: "\(name) must be a JSON object")
+            case (let field, false):
+                items.append((name, field.text))
+            }
+        }
+        return URLQuery(items: items)
     }
 
     /// One field's value as the text a query string would carry.
     enum Field: Decodable {
         case text(String)
         case list([String])
+        /// One level only: its members are texts or lists, never objects.
+        case object([String: String])
 
         var text: String {
             switch self {
             case .text(let value): value
             case .list(let values): values.joined(separator: ",")
+            case .object: ""
             }
         }
 
@@ -60,11 +78,28 @@ enum JSONParameters {
                     values.append(value)
                 }
                 self = .list(values)
+            } else if let members = try? decoder.container(keyedBy: MemberKey.self) {
+                var texts: [String: String] = [:]
+                for key in members.allKeys {
+                    let member = try members.decode(Field.self, forKey: key)
+                    if case .object = member {
+                        throw DecodingError.typeMismatch(Field.self, .init(codingPath: decoder.codingPath, debugDescription: "nested object"))
+                    }
+                    texts[key.stringValue] = member.text
+                }
+                self = .object(texts)
             } else if container.decodeNil() {
                 throw DecodingError.valueNotFound(Field.self, .init(codingPath: decoder.codingPath, debugDescription: "null"))
             } else {
                 throw DecodingError.typeMismatch(Field.self, .init(codingPath: decoder.codingPath, debugDescription: "object"))
             }
+        }
+
+        struct MemberKey: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
         }
 
         /// Whole numbers without a fraction (`20`, not `20.0`), so `limit` reads as the integer it is.

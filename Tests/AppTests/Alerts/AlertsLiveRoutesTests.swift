@@ -1,0 +1,198 @@
+import AlertStore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTP
+import Postgres
+import Testing
+@testable import App
+
+/// The device and alert routes over a real socket against a real PostgreSQL (PETTY_TEST_DATABASE_URL, a fresh
+/// database per test; run by Tests/postgres/run.sh, skipped by `swift test` alone).
+enum AlertsLiveSettings {
+    static let base: PostgresConfiguration? = {
+        guard let url = ProcessInfo.processInfo.environment["PETTY_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
+        return try? PostgresConfiguration(url: url)
+    }()
+    static let isConfigured: Bool = base != nil
+    static let skipReason: Comment = "PETTY_TEST_DATABASE_URL is not set: the live alert route tests run from Tests/postgres/run.sh"
+}
+
+@Suite(.enabled(if: AlertsLiveSettings.isConfigured, AlertsLiveSettings.skipReason), .serialized)
+struct AlertsLiveRoutesTests {
+    static var base: PostgresConfiguration? { AlertsLiveSettings.base }
+
+    /// A server on a fresh database, started and ready; dropped after `body`.
+    static func withServer(_ body: (Client, PostgresClient) async throws -> Void) async throws {
+        let admin = PostgresClient(configuration: base!, maxConnections: 1)
+        let name = "alerts_api_\(UInt32.random(in: 0...UInt32.max))"
+        _ = try await admin.query("CREATE DATABASE \(name)")
+        var database = base!
+        database.database = name
+        var config = AppTestSupport.config()
+        config.database = database
+        let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset).app
+        let port = try app.startLive()
+        let direct = PostgresClient(configuration: database, maxConnections: 2)
+        let client = Client(port: port)
+        do {
+            #expect(await eventually(seconds: 20) { (try? await client.send("GET", "/v1/devices/1/alerts").status) == 401 })
+            try await body(client, direct)
+        } catch {
+            tearDown(app, direct, admin, name)
+            throw error
+        }
+        tearDown(app, direct, admin, name)
+    }
+
+    private static func tearDown(_ app: HTTP.Application, _ direct: PostgresClient, _ admin: PostgresClient, _ name: String) {
+        app.shutdown()
+        direct.shutdown()
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            _ = try? await admin.query("DROP DATABASE \(name) WITH (FORCE)")
+            admin.shutdown()
+            semaphore.signal()
+        }
+        semaphore.wait()
+    }
+
+    struct Client {
+        let port: Int
+
+        func send(_ method: String, _ path: String, _ body: String? = nil, secret: String? = nil) async throws -> (status: Int, json: [String: Any], text: String) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            if let secret { request.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization") }
+            if let body {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(body.utf8)
+            }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, json, String(decoding: data, as: UTF8.self))
+        }
+
+        func register() async throws -> (id: Int, secret: String) {
+            let created = try await send("POST", "/v1/devices", #"{"platform": "ios", "push_token": "token-abcdef", "time_zone": "Australia/Perth"}"#)
+            #expect(created.status == 201, "\(created.text)")
+            return (try require(created.json["id"] as? Int), try require(created.json["secret"] as? String))
+        }
+    }
+
+    static let alert = #"{"kind": "price_below", "fuel": "U91", "station_ids": [3300], "threshold": 179.9, "delivery": "daily", "at": "07:30"}"#
+
+    @Test func anAppWalksTheWholeDeviceAndAlertFlow() async throws {
+        try await Self.withServer { client, database in
+            let device = try await client.register()
+            let stored = try await database.query("SELECT encode(secret_hash, 'hex') AS hash FROM devices WHERE id = $1", [.text(String(device.id))])
+            #expect(stored.first?["hash"] != device.secret && stored.first?["hash"]?.count == 64, "only the secret's hash is stored")
+
+            let created = try await client.send("POST", "/v1/devices/\(device.id)/alerts", Self.alert, secret: device.secret)
+            #expect(created.status == 201, "\(created.text)")
+            let alertID = try require(created.json["id"] as? Int)
+            #expect(created.json["threshold"] as? Double == 179.9 && created.json["at"] as? String == "07:30")
+            #expect(created.json["created_at"] is String)
+
+            let listed = try await client.send("GET", "/v1/devices/\(device.id)/alerts", secret: device.secret)
+            #expect((listed.json["data"] as? [[String: Any]])?.map { $0["id"] as? Int } == [alertID])
+
+            let replaced = try await client.send("PUT", "/v1/devices/\(device.id)/alerts/\(alertID)",
+                                                 #"{"kind": "price_drop", "fuel": "DL", "near": "-31.9523,115.8613", "radius_km": 10, "change": 3.5}"#, secret: device.secret)
+            #expect(replaced.status == 200 && replaced.json["change"] as? Double == 3.5 && replaced.json["near"] as? String == "-31.9523,115.8613", "\(replaced.text)")
+            let read = try await client.send("GET", "/v1/devices/\(device.id)/alerts/\(alertID)", secret: device.secret)
+            #expect(read.text == replaced.text)
+
+            #expect(try await client.send("PUT", "/v1/devices/\(device.id)", #"{"time_zone": "Australia/Sydney", "push_token": "new-token"}"#, secret: device.secret).status == 204)
+            let zone = try await database.query("SELECT time_zone, push_token FROM devices WHERE id = $1", [.text(String(device.id))])
+            #expect(zone.first?["time_zone"] == "Australia/Sydney" && zone.first?["push_token"] == "new-token")
+
+            #expect(try await client.send("DELETE", "/v1/devices/\(device.id)/alerts/\(alertID)", secret: device.secret).status == 204)
+            #expect(try await client.send("GET", "/v1/devices/\(device.id)/alerts/\(alertID)", secret: device.secret).status == 404)
+            #expect(try await client.send("DELETE", "/v1/devices/\(device.id)/alerts/\(alertID)", secret: device.secret).status == 404)
+        }
+    }
+
+    @Test func aMissingWrongOrForeignSecretIs401AndNeverSaysWhetherTheIdExists() async throws {
+        try await Self.withServer { client, database in
+            let mine = try await client.register()
+            let theirs = try await client.register()
+            let created = try await client.send("POST", "/v1/devices/\(theirs.id)/alerts", Self.alert, secret: theirs.secret)
+            let theirAlert = try require(created.json["id"] as? Int)
+            let answers = [
+                try await client.send("GET", "/v1/devices/\(mine.id)/alerts"),
+                try await client.send("GET", "/v1/devices/\(mine.id)/alerts", secret: theirs.secret + "0"),
+                try await client.send("GET", "/v1/devices/\(theirs.id)/alerts", secret: mine.secret),
+                try await client.send("GET", "/v1/devices/\(theirs.id)/alerts/\(theirAlert)", secret: mine.secret),
+                try await client.send("DELETE", "/v1/devices/\(theirs.id)", secret: mine.secret),
+                try await client.send("GET", "/v1/devices/987654321/alerts", secret: mine.secret),
+            ]
+            #expect(answers.allSatisfy { $0.status == 401 && $0.text == answers[0].text }, "\(answers.map(\.status))")
+            // Another device's alert through my own id: not mine, so not found, and untouched.
+            #expect(try await client.send("DELETE", "/v1/devices/\(mine.id)/alerts/\(theirAlert)", secret: mine.secret).status == 404)
+            let count = try await database.query("SELECT count(*) AS n FROM devices")
+            #expect(count.first?["n"] == "2")
+            #expect(try await client.send("GET", "/v1/devices/\(theirs.id)/alerts/\(theirAlert)", secret: theirs.secret).status == 200)
+        }
+    }
+
+    @Test func theFiftyFirstAlertIs409AndNothingIsWrittenOnA4xx() async throws {
+        try await Self.withServer { client, database in
+            let device = try await client.register()
+            for _ in 0..<50 {
+                #expect(try await client.send("POST", "/v1/devices/\(device.id)/alerts", Self.alert, secret: device.secret).status == 201)
+            }
+            let refused = try await client.send("POST", "/v1/devices/\(device.id)/alerts", Self.alert, secret: device.secret)
+            #expect(refused.status == 409 && refused.text.contains("50 alerts"), "\(refused.text)")
+            #expect(try await client.send("POST", "/v1/devices/\(device.id)/alerts", #"{"kind": "price_below"}"#, secret: device.secret).status == 400)
+            let count = try await database.query("SELECT count(*) AS n FROM alerts")
+            #expect(count.first?["n"] == "50")
+        }
+    }
+
+    @Test func deletingTheDeviceRemovesItsAlertsAndNotifications() async throws {
+        try await Self.withServer { client, database in
+            let device = try await client.register()
+            let other = try await client.register()
+            let alert = try require(try await client.send("POST", "/v1/devices/\(device.id)/alerts", Self.alert, secret: device.secret).json["id"] as? Int)
+            let outbox = OutboxRepository(client: database)
+            try await outbox.decide([
+                Decision(key: "k1", deviceID: Int64(device.id), alertID: Int64(alert), collapseID: "c1",
+                         payload: #"{"title": "U91 at 179.9", "message": "At or below your 179.9", "data": {"station_id": 3300}}"#),
+                Decision(key: "k2", deviceID: Int64(device.id), alertID: Int64(alert), collapseID: "c2", payload: #"{"title": "second"}"#),
+                Decision(key: "k3", deviceID: Int64(device.id), alertID: Int64(alert), collapseID: "c3", payload: #"{"title": "unsent"}"#),
+            ], token: FenceToken(generation: 1, revision: 1))
+            let due = try await outbox.due(limit: 10)
+            try await outbox.markSent(ids: due.prefix(2).map(\.id))
+
+            let inbox = try await client.send("GET", "/v1/devices/\(device.id)/notifications", secret: device.secret)
+            let entries = try require(inbox.json["data"] as? [[String: Any]])
+            #expect(entries.map { $0["title"] as? String } == ["second", "U91 at 179.9"], "newest first, sent only")
+            #expect(entries.last?["message"] as? String == "At or below your 179.9" && entries.last?["alert_id"] as? Int == alert)
+            #expect((entries.last?["data"] as? [String: Any])?["station_id"] as? Int == 3300 && entries.last?["sent_at"] is String)
+            let newest = try require(entries.first?["id"] as? Int)
+            let after = try await client.send("GET", "/v1/devices/\(device.id)/notifications?after=\(newest)", secret: device.secret)
+            #expect((after.json["data"] as? [Any])?.isEmpty == true)
+            #expect((try await client.send("GET", "/v1/devices/\(other.id)/notifications", secret: other.secret).json["data"] as? [Any])?.isEmpty == true)
+
+            #expect(try await client.send("DELETE", "/v1/devices/\(device.id)", secret: device.secret).status == 204)
+            for table in ["alerts", "notifications"] {
+                let left = try await database.query("SELECT count(*) AS n FROM \(table) WHERE device_id = $1", [.text(String(device.id))])
+                #expect(left.first?["n"] == "0", "\(table)")
+            }
+            #expect(try await client.send("GET", "/v1/devices/\(device.id)/alerts", secret: device.secret).status == 401)
+            #expect(try await client.send("GET", "/v1/devices/\(other.id)/alerts", secret: other.secret).status == 200)
+        }
+    }
+
+    @Test func healthShowsTheDatabaseConnected() async throws {
+        try await Self.withServer { client, _ in
+            let health = try await client.send("GET", "/health")
+            let alerts = try require(health.json["alerts"] as? [String: Any])
+            #expect(alerts["status"] as? String == "ok" && alerts["database"] as? String == "connected", "\(alerts)")
+            let metrics = try await client.send("GET", "/metrics")
+            #expect(metrics.text.contains("petty_alerts_up 1") && metrics.text.contains("petty_alerts_decisions_total"))
+        }
+    }
+}
