@@ -51,28 +51,45 @@ extension FuelIndex {
     public func clusters(
         matching query: StationQuery, cellDegrees: Double, maxCells: Int = ClusterGrid.maxCells
     ) throws(QueryError) -> StationClusters {
-        let slots = try allSlots(matching: query)
-        var degrees = cellDegrees
-        while true {
-            if let cells = clusters(of: slots, fuels: Array(Set(query.fuels)), cellDegrees: degrees, maxCells: maxCells) {
-                return StationClusters(cells: cells, cellDegrees: degrees)
-            }
-            degrees *= 2
+        let entries = snapshot.entries
+        // Each match's cell at the asked size; a doubled cell is the same numbers halved (floor division by 2).
+        var placed: [(slot: Int, row: Int64, column: Int64)] = []
+        for slot in try allSlots(matching: query) {
+            let location = entries[slot].station.location
+            guard location.isValid else { continue }
+            placed.append((slot, Int64((location.latitude / cellDegrees).rounded(.down)), Int64((location.longitude / cellDegrees).rounded(.down))))
         }
+        let doublings = Self.doublings(fitting: placed, maxCells: maxCells)
+        let cells = clusters(of: placed, doublings: doublings, fuels: Array(Set(query.fuels)))
+        return StationClusters(cells: cells, cellDegrees: cellDegrees * Double(1 << doublings))
     }
 
-    /// Nil as soon as a `maxCells + 1`th cell would open: the pass stops there, so the too-fine sizes cost little.
-    private func clusters(of slots: [Int], fuels: [FuelType], cellDegrees: Double, maxCells: Int) -> [StationCluster]? {
+    /// How many times the cell must double for `placed` to occupy at most `maxCells` cells. A count stops as soon
+    /// as it passes `maxCells`, so the too-fine sizes cost little.
+    private static func doublings(fitting placed: [(slot: Int, row: Int64, column: Int64)], maxCells: Int) -> Int {
+        var doublings = 0
+        var seen = Set<Int64>(minimumCapacity: maxCells + 1)
+        while doublings < 62 {
+            seen.removeAll(keepingCapacity: true)
+            for cell in placed {
+                seen.insert(Self.key(row: cell.row >> doublings, column: cell.column >> doublings))
+                if seen.count > maxCells { break }
+            }
+            if seen.count <= maxCells { return doublings }
+            doublings += 1
+        }
+        return doublings
+    }
+
+    private static func key(row: Int64, column: Int64) -> Int64 { row << 32 | (column & 0xFFFF_FFFF) }
+
+    private func clusters(of placed: [(slot: Int, row: Int64, column: Int64)], doublings: Int, fuels: [FuelType]) -> [StationCluster] {
         let entries = snapshot.entries
         struct Cell { var count = 0, latSum = 0.0, lngSum = 0.0, minPrice: Int?, minStation: StationID? }
         var cells: [Int64: Cell] = [:]
-        for slot in slots {
+        for (slot, row, column) in placed {
             let station = entries[slot].station
-            guard station.location.isValid else { continue }
-            let row = Int64((station.location.latitude / cellDegrees).rounded(.down))
-            let column = Int64((station.location.longitude / cellDegrees).rounded(.down))
-            let key = row << 32 | (column & 0xFFFF_FFFF)
-            if cells[key] == nil, cells.count == maxCells { return nil }
+            let key = Self.key(row: row >> doublings, column: column >> doublings)
             var cell = cells[key] ?? Cell()
             cell.count += 1
             cell.latSum += station.location.latitude
