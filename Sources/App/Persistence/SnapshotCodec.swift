@@ -27,10 +27,7 @@ enum SnapshotCodec {
         out.u64(snapshot.version)
         out.optionalDate(snapshot.changedAt)
         if let idMark { out.u64(UInt64(max(0, idMark))) }
-        // Sorted keys: the same snapshot must give the same bytes (replication ETags, byte-for-byte checks).
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
+        let encoder = StoredJSON.encoder
         out.blob(Array(try encoder.encode(snapshot.statuses)))
         out.u32(UInt32(snapshot.entries.count))
         for entry in snapshot.entries { try encode(entry, into: &out, encoder: encoder) }
@@ -56,8 +53,7 @@ enum SnapshotCodec {
             guard raw <= UInt64(LoadLimits.maxStationID) else { throw Malformed(description: "implausible id mark \(raw)") }
             idMark = Int(raw)
         }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        let decoder = StoredJSON.decoder
         let statuses = try decodeStatuses(&input, decoder: decoder)
         let count = Int(try input.u32())
         guard count <= bytes.count / 16, count <= LoadLimits.maxStations else { throw Malformed(description: "implausible station count \(count)") }
