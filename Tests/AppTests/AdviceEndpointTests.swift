@@ -5,11 +5,7 @@ import Testing
 @testable import API
 @testable import App
 
-@Suite struct AdviceEndpointTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct AdviceEndpointTests: OnSampleApp {
     func data(_ path: String) throws -> [String: Any] {
         let res = try app.test(.GET, path)
         #expect(res.status == .ok, "\(path): \(res.bodyString.prefix(300))")

@@ -9,11 +9,7 @@ import Testing
 @testable import App
 
 /// `GET /v1/stations/along` on the bundled sample data.
-@Suite struct AlongEndpointTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct AlongEndpointTests: OnSampleApp {
     /// Parramatta to the Sydney CBD, roughly along Parramatta Road: about 22 km.
     static let route = [
         Coordinate(latitude: -33.8150, longitude: 151.0011), Coordinate(latitude: -33.8530, longitude: 151.0860),

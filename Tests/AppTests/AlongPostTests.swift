@@ -7,11 +7,7 @@ import Testing
 
 /// `POST /v1/stations/along`: the same parameters as the GET, in a JSON body, so a route of 2,000 points (longer than
 /// the 8 KiB request line) can be asked for; the body is checked as the query is.
-@Suite struct AlongPostTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct AlongPostTests: OnSampleApp {
     static let json: HTTPHeaders = ["Content-Type": "application/json"]
 
     func post(_ body: String, headers: HTTPHeaders = Self.json, path: String = "/v1/stations/along") throws -> TestResponse {

@@ -5,11 +5,7 @@ import Testing
 @testable import API
 @testable import App
 
-@Suite struct AveragesAndTrendsTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct AveragesAndTrendsTests: OnSampleApp {
     @Test func averagesPerFuelForAState() throws {
         let res = try app.test(.GET, "/v1/averages?state=VIC")
         let data = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])

@@ -117,7 +117,7 @@ import TestSupport
         var older = StationRegistry()
         for entry in entries.prefix(100) { older.adopt(entry.station.key, as: entry.id) }
         older.adopt(StationKey(provider: .wa, sourceID: "gone-station"), as: entries[150].id)
-        try write(FileSeal.seal(Array(try DataDirectory.jsonEncoder().encode(older))), directory, .registry)
+        try write(FileSeal.seal(Array(try StoredJSON.encoder.encode(older))), directory, .registry)
 
         let loaded = directory.load()
         #expect(loaded.dataset.snapshot == Self.dataset.snapshot)
@@ -129,7 +129,7 @@ import TestSupport
         let directory = try savedDirectory()
         var ahead = Self.dataset.registry
         let newest = ahead.assign(StationKey(provider: .wa, sourceID: "opened-after-the-snapshot"))
-        try write(FileSeal.seal(Array(try DataDirectory.jsonEncoder().encode(ahead))), directory, .registry)
+        try write(FileSeal.seal(Array(try StoredJSON.encoder.encode(ahead))), directory, .registry)
         let loaded = directory.load()
         #expect(loaded.problems.isEmpty)
         #expect(loaded.dataset.registry.id(for: StationKey(provider: .wa, sourceID: "opened-after-the-snapshot")) == newest)

@@ -7,11 +7,7 @@ import Testing
 
 /// `q=` forgives what people type: one edit in a word of five letters or more, the usual abbreviations of place
 /// names both ways (`st`/`saint`, `mt`/`mount`, `jnct`/`junction`), exact matches ranked first.
-@Suite struct ForgivingSearchTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct ForgivingSearchTests: OnSampleApp {
     private func ids(_ q: String) throws -> [Int] {
         let escaped = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let response = try app.test(.GET, "/v1/stations?q=\(escaped)&limit=500")

@@ -82,7 +82,7 @@ import Testing
         // Its mark, not only its tombstones (which expire after a week).
         let file = Array(try Data(contentsOf: URL(fileURLWithPath: directory.url(.changes))))
         guard case .verified(let payload) = FileSeal.open(file) else { throw TestFailure("changes.json is not sealed") }
-        let marked = try DataDirectory.jsonDecoder().decode(MarkedChangeLog.self, from: Data(payload))
+        let marked = try StoredJSON.decoder.decode(MarkedChangeLog.self, from: Data(payload))
         #expect(marked.idMark == Self.removal.removed.rawValue)
     }
 

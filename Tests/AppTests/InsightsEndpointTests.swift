@@ -6,11 +6,7 @@ import Testing
 @testable import App
 
 /// `vs_average` on station prices, `/v1/fuels`, `/v1/brands` and `/v1/stations/:id/history`, on the sample data.
-@Suite struct InsightsEndpointTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct InsightsEndpointTests: OnSampleApp {
     static func prices(_ station: [String: Any]) -> [[String: Any]] { station["prices"] as? [[String: Any]] ?? [] }
 
     @Test func everyPriceSaysHowFarItIsFromItsStatesAverage() throws {

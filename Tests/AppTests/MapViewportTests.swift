@@ -6,11 +6,7 @@ import Testing
 @testable import App
 
 /// `compact=true` pins and `cluster=true` grid cells for map clients.
-@Suite struct MapViewportTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct MapViewportTests: OnSampleApp {
     /// All of NSW (the sample's 3,289 stations span it): the largest page a map can ask for.
     static let nsw = "bbox=-37.6,140.9,-28.1,153.7"
 

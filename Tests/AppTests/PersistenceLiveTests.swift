@@ -97,7 +97,7 @@ import Testing
 
     @Test func anExportedJSONSnapshotIsImportedOnStart() throws {
         let directory = AppTestSupport.temporaryDirectory()
-        let json = try DataDirectory.jsonEncoder().encode(AppTestSupport.sampleDataset.snapshot)
+        let json = try StoredJSON.encoder.encode(AppTestSupport.sampleDataset.snapshot)
         try json.write(to: URL(fileURLWithPath: directory + "/" + DataDirectory.importableSnapshot))
         let loaded = DataDirectory(path: directory, logger: AppTestSupport.quietLogger()).load()
         #expect(loaded.hadSnapshot)

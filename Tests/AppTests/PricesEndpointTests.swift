@@ -5,11 +5,7 @@ import Testing
 @testable import API
 @testable import App
 
-@Suite struct PricesEndpointTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct PricesEndpointTests: OnSampleApp {
     @Test func cheapestNeedsAFuelAndAPlace() throws {
         #expect(try app.test(.GET, "/v1/prices/cheapest?state=NSW").status == .badRequest)
         #expect(try app.test(.GET, "/v1/prices/cheapest?fuel=U91").status == .badRequest)

@@ -6,11 +6,7 @@ import Testing
 @testable import App
 
 /// Requests mean what they say: favourites, offsets, repeated parameters, lists.
-@Suite struct RequestParameterTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct RequestParameterTests: OnSampleApp {
     private func data(_ path: String) throws -> [[String: Any]] {
         let res = try app.test(.GET, path)
         #expect(res.status == .ok, "\(path): \(res.bodyString.prefix(200))")

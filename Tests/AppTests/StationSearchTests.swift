@@ -7,11 +7,7 @@ import Testing
 
 /// `q=` over names, brands and suburbs (case- and accent-insensitive word prefixes) and
 /// `postcode=`, checked against a scan of the sample stations.
-@Suite struct StationSearchTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct StationSearchTests: OnSampleApp {
     private func list(_ query: String) throws -> (data: [[String: Any]], total: Int) {
         let response = try app.test(.GET, "/v1/stations?\(query)")
         #expect(response.status == .ok, "\(query): \(response.bodyString.prefix(200))")

@@ -5,11 +5,7 @@ import Testing
 @testable import API
 @testable import App
 
-@Suite struct StationsEndpointTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct StationsEndpointTests: OnSampleApp {
     @Test func listIsPagedWithMetaAndLabelledSample() throws {
         let res = try app.test(.GET, "/v1/stations?state=NSW&limit=3&offset=2")
         #expect(res.status == .ok)

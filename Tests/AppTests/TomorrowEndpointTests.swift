@@ -5,11 +5,7 @@ import Testing
 @testable import API
 @testable import App
 
-@Suite struct TomorrowEndpointTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct TomorrowEndpointTests: OnSampleApp {
     @Test func waTomorrowIsAvailableWithVerdicts() throws {
         let res = try app.test(.GET, "/v1/tomorrow?state=WA&fuel=U91")
         let data = try require(try AppTestSupport.json(res)["data"] as? [String: Any])

@@ -6,11 +6,7 @@ import Testing
 
 /// A parameter a `/v1` endpoint does not take is a 400 that names it, suggests what was meant
 /// and lists what the endpoint takes; share pages keep ignoring the tracking parameters links arrive with.
-@Suite struct UnknownParameterTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct UnknownParameterTests: OnSampleApp {
     private func reason(_ path: String) throws -> String {
         let response = try app.test(.GET, path)
         #expect(response.status == .badRequest, "\(path) answered \(response.status)")

@@ -9,11 +9,7 @@ import Testing
 @testable import App
 
 /// `fill_cost`, `saving` and `sort=fill_cost` on the bundled sample data, as a client reads them.
-@Suite struct WorthTheDriveTests {
-    let app: Application
-
-    init() throws { app = try AppTestSupport.sharedSampleApp() }
-
+@Suite struct WorthTheDriveTests: OnSampleApp {
     static let sydney = "-33.8688,151.2093"
 
     func list(_ target: String) throws -> (data: [[String: Any]], meta: [String: Any]) {

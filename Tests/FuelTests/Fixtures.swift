@@ -12,6 +12,11 @@ enum Fixture {
 
     static let now = date("2026-01-15T02:00:00Z")
 
+    /// `hour:minute` of `day` on Perth's clock (the WA trading day's zone).
+    static func perth(_ day: CalendarDay, _ hour: Int, _ minute: Int = 0) -> Date {
+        day.instant(hour: hour, minute: minute, in: WATradingDay.zone)
+    }
+
     static func key(_ provider: ProviderID, _ id: String) -> StationKey {
         StationKey(provider: provider, sourceID: id)
     }

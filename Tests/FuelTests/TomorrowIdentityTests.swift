@@ -9,9 +9,6 @@ import Testing
 @Suite struct TomorrowIdentityTests {
     static let day = CalendarDay("2026-11-24")!
     static let next = day.advanced(by: 1)
-    static func perth(_ day: CalendarDay, _ hour: Int, _ minute: Int = 0) -> Date {
-        day.instant(hour: hour, minute: minute, in: WATradingDay.zone)
-    }
 
     /// Vibe Byford as the sample knows it (`site-<n>`) and as the live RSS keys it (rounded coordinates).
     static let byford = (latitude: -32.2222, longitude: 116.0001)
@@ -27,7 +24,7 @@ import Testing
 
     /// The sample, then live today (dated `day`, Byford at 126.7), then tomorrow published at 15:00 (Byford 124.7).
     static func published() -> (snapshot: Snapshot, registry: StationRegistry, report: MergeReport) {
-        let sampleAt = perth(CalendarDay("2026-04-22")!, 15)
+        let sampleAt = Fixture.perth(CalendarDay("2026-04-22")!, 15)
         let sample = ProviderUpdate(
             provider: .wa, stations: [record(sampleKey, name: "Vibe Byford", latitude: byford.latitude, longitude: byford.longitude)],
             prices: [PriceRecord(station: sampleKey, fuel: .U91, price: PriceTenths(tenths: 1_799), updatedAt: sampleAt)],
@@ -35,7 +32,7 @@ import Testing
         let loaded = Fixture.merge(sample, source: .sample, at: sampleAt)
         let byfordID = loaded.snapshot.entries[0].id
 
-        let todayAt = perth(day, 15)
+        let todayAt = Fixture.perth(day, 15)
         let live = ProviderUpdate(
             provider: .wa,
             stations: [
@@ -70,12 +67,12 @@ import Testing
 
     @Test func itIsPromotedAt0600AndNotAMinuteBefore() throws {
         let (snapshot, _, _) = Self.published()
-        let before = snapshot.rollingOverTomorrow(at: Self.perth(Self.next, 5, 59))
+        let before = snapshot.rollingOverTomorrow(at: Fixture.perth(Self.next, 5, 59))
         let held = try #require(before.entries.first { $0.station.key == Self.sampleKey }?.price(of: .U91))
         #expect(held.price == PriceTenths(tenths: 1_267))
         #expect(held.tomorrow?.price == PriceTenths(tenths: 1_247))
 
-        let after = snapshot.rollingOverTomorrow(at: Self.perth(Self.next, 6))
+        let after = snapshot.rollingOverTomorrow(at: Fixture.perth(Self.next, 6))
         let promoted = try #require(after.entries.first { $0.station.key == Self.sampleKey }?.price(of: .U91))
         #expect(promoted.price == PriceTenths(tenths: 1_247))  // was 126.7, yesterday's
         #expect(promoted.updatedAt == WATradingDay.start(of: Self.next))
@@ -84,7 +81,7 @@ import Testing
 
     @Test func aLaterTodayFeedUnderTheLiveKeyKeepsTomorrowsPrice() throws {
         let (snapshot, registry, _) = Self.published()
-        let later = Self.perth(Self.day, 17)
+        let later = Fixture.perth(Self.day, 17)
         let again = ProviderUpdate(
             provider: .wa,
             stations: [

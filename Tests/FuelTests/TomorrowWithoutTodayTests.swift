@@ -9,9 +9,6 @@ import Testing
 @Suite struct TomorrowWithoutTodayTests {
     static let day = CalendarDay("2026-11-24")!
     static let next = day.advanced(by: 1)
-    static func perth(_ day: CalendarDay, _ hour: Int, _ minute: Int = 0) -> Date {
-        day.instant(hour: hour, minute: minute, in: WATradingDay.zone)
-    }
 
     static let walkaway = StationKey(provider: .wa, sourceID: "site-992")
     static let open = StationKey(provider: .wa, sourceID: "site-1")
@@ -41,8 +38,8 @@ import Testing
 
     /// Merged at 14:35 on `day`: the morning feed, then the published one.
     static func published() -> MergeResult {
-        let morning = Snapshot.empty.merging(feed(at: perth(day, 9), published: false), registry: StationRegistry(), at: perth(day, 9))
-        return morning.snapshot.merging(feed(at: perth(day, 14, 35), published: true), registry: morning.registry, at: perth(day, 14, 35))
+        let morning = Snapshot.empty.merging(feed(at: Fixture.perth(day, 9), published: false), registry: StationRegistry(), at: Fixture.perth(day, 9))
+        return morning.snapshot.merging(feed(at: Fixture.perth(day, 14, 35), published: true), registry: morning.registry, at: Fixture.perth(day, 14, 35))
     }
 
     static func walkawayRows(_ board: TomorrowBoard) -> [TomorrowComparison] {
@@ -64,18 +61,18 @@ import Testing
     @Test func aLaterTodayFeedWithoutTomorrowsPricesKeepsThem() throws {
         let published = Self.published()
         let later = published.snapshot.merging(
-            Self.feed(at: Self.perth(Self.day, 16), published: false), registry: published.registry, at: Self.perth(Self.day, 16))
+            Self.feed(at: Fixture.perth(Self.day, 16), published: false), registry: published.registry, at: Fixture.perth(Self.day, 16))
         #expect(later.snapshot[StationID(1)]?.tomorrow(of: .U91)?.price == PriceTenths(tenths: 2_180))
         #expect(later.snapshot[StationID(1)]?.tomorrow(of: .DL)?.price == PriceTenths(tenths: 3_160))
     }
 
     @Test func theBoardListsItWithNoPriceTodayFrom1430() throws {
         let snapshot = Self.published().snapshot
-        let before = TomorrowBoard(snapshot: snapshot, now: Self.perth(Self.day, 14, 29))
+        let before = TomorrowBoard(snapshot: snapshot, now: Fixture.perth(Self.day, 14, 29))
         #expect(!before.isPublished)
         #expect(before.comparisons.isEmpty)
 
-        let after = TomorrowBoard(snapshot: snapshot, now: Self.perth(Self.day, 14, 30))
+        let after = TomorrowBoard(snapshot: snapshot, now: Fixture.perth(Self.day, 14, 30))
         #expect(after.isPublished)
         #expect(after.tradingDay == "2026-11-25")
         let rows = Self.walkawayRows(after)
@@ -85,18 +82,18 @@ import Testing
         // The open site keeps its ordinary verdict.
         #expect(after.comparisons.first { $0.station == StationID(2) }?.verdict == .tomorrowCheaper)
         // One fuel asked for: only that row.
-        #expect(Self.walkawayRows(TomorrowBoard(snapshot: snapshot, fuel: .DL, now: Self.perth(Self.day, 14, 30))).map(\.fuel) == [.DL])
+        #expect(Self.walkawayRows(TomorrowBoard(snapshot: snapshot, fuel: .DL, now: Fixture.perth(Self.day, 14, 30))).map(\.fuel) == [.DL])
     }
 
     @Test func at0600TomorrowsPricesBecomeItsPricesForTheDay() throws {
         let snapshot = Self.published().snapshot
 
-        let at0559 = snapshot.rollingOverTomorrow(at: Self.perth(Self.next, 5, 59))
+        let at0559 = snapshot.rollingOverTomorrow(at: Fixture.perth(Self.next, 5, 59))
         #expect(at0559.version == snapshot.version)
         #expect(at0559[StationID(1)]?.prices.isEmpty == true)
-        #expect(Self.walkawayRows(TomorrowBoard(snapshot: at0559, now: Self.perth(Self.next, 5, 59))).count == 2)
+        #expect(Self.walkawayRows(TomorrowBoard(snapshot: at0559, now: Fixture.perth(Self.next, 5, 59))).count == 2)
 
-        let at0600 = snapshot.rollingOverTomorrow(at: Self.perth(Self.next, 6))
+        let at0600 = snapshot.rollingOverTomorrow(at: Fixture.perth(Self.next, 6))
         let entry = try #require(at0600[StationID(1)])
         #expect(entry.price(of: .U91)?.price == PriceTenths(tenths: 2_180))
         #expect(entry.price(of: .DL)?.price == PriceTenths(tenths: 3_160))
@@ -104,29 +101,29 @@ import Testing
         #expect(entry.tomorrowOnly.isEmpty)
         #expect(at0600.status(of: .wa)?.asOf == WATradingDay.start(of: Self.next))
         // Its prices now count today; nothing is published yet for the 26th.
-        let board = TomorrowBoard(snapshot: at0600, now: Self.perth(Self.next, 6))
+        let board = TomorrowBoard(snapshot: at0600, now: Fixture.perth(Self.next, 6))
         #expect(board.tradingDay == "2026-11-26")
         #expect(Self.walkawayRows(board).isEmpty)
     }
 
     @Test func aSampleRecordingIsNotPromoted() throws {
         let morning = Snapshot.empty.merging(
-            Self.feed(at: Self.perth(Self.day, 15), published: true), registry: StationRegistry(), source: .sample, at: Self.perth(Self.day, 15))
-        let rolled = morning.snapshot.rollingOverTomorrow(at: Self.perth(Self.next, 6))
+            Self.feed(at: Fixture.perth(Self.day, 15), published: true), registry: StationRegistry(), source: .sample, at: Fixture.perth(Self.day, 15))
+        let rolled = morning.snapshot.rollingOverTomorrow(at: Fixture.perth(Self.next, 6))
         #expect(rolled[StationID(1)]?.prices.isEmpty == true)
         #expect(rolled[StationID(1)]?.tomorrow(of: .U91)?.price == PriceTenths(tenths: 2_180))
     }
 
     @Test func aTodayPriceArrivingLaterTakesTheTomorrowPriceWithIt() throws {
         let published = Self.published()
-        var reopened = Self.feed(at: Self.perth(Self.day, 17), published: false)
+        var reopened = Self.feed(at: Fixture.perth(Self.day, 17), published: false)
         reopened.prices.append(
-            PriceRecord(station: Self.walkaway, fuel: .U91, price: PriceTenths(tenths: 2_250), updatedAt: Self.perth(Self.day, 17)))
-        let result = published.snapshot.merging(reopened, registry: published.registry, at: Self.perth(Self.day, 17))
+            PriceRecord(station: Self.walkaway, fuel: .U91, price: PriceTenths(tenths: 2_250), updatedAt: Fixture.perth(Self.day, 17)))
+        let result = published.snapshot.merging(reopened, registry: published.registry, at: Fixture.perth(Self.day, 17))
         let entry = try #require(result.snapshot[StationID(1)])
         #expect(entry.price(of: .U91)?.tomorrow?.price == PriceTenths(tenths: 2_180))
         #expect(entry.tomorrowOnly.map(\.fuel) == [.DL])
-        let board = TomorrowBoard(snapshot: result.snapshot, now: Self.perth(Self.day, 17))
+        let board = TomorrowBoard(snapshot: result.snapshot, now: Fixture.perth(Self.day, 17))
         #expect(Self.walkawayRows(board).map(\.verdict) == [.tomorrowCheaper, .noPriceToday])
     }
 }

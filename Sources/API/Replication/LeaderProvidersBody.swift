@@ -25,15 +25,10 @@ package enum LeaderProvidersBody {
                 lastSuccess: health.lastSuccess, lastError: health.lastError, lastErrorAt: health.lastErrorAt,
                 consecutiveFailures: health.consecutiveFailures, totalFailures: health.totalFailures, nextPoll: health.nextPoll)
         }
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return Array(try encoder.encode(entries))
+        return Array(try StoredJSON.encoder.encode(entries))
     }
 
     package static func decode(_ body: [UInt8]) throws -> [Entry] {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return try decoder.decode([Entry].self, from: Data(body))
+        return try StoredJSON.decoder.decode([Entry].self, from: Data(body))
     }
 }

@@ -85,17 +85,20 @@ final class DataMeta: Sendable {
         hash = hasher.value
     }
 
-    /// Ends a list body: closes `data`, then `"meta":{"total","limit","offset"`, whatever `extra` writes (each
-    /// field with its leading comma), these fields, and the closing braces. The one writer of a paged list's meta.
+    /// Ends a list body: closes `data`, then `"meta":{"total","limit","offset"` (no `offset` for a list paged by
+    /// cursor), whatever `extra` writes (each field with its leading comma), these fields, and the closing braces.
+    /// The one writer of a paged list's meta.
     func writeListEnd<Output: JSONOutput>(
-        total: Int, limit: Int, offset: Int, into json: inout Output, extra: (inout Output) -> Void = { _ in }
+        total: Int, limit: Int, offset: Int?, into json: inout Output, extra: (inout Output) -> Void = { _ in }
     ) {
         json.raw("],\"meta\":{\"total\":")
         json.int(total)
         json.raw(",\"limit\":")
         json.int(limit)
-        json.raw(",\"offset\":")
-        json.int(offset)
+        if let offset {
+            json.raw(",\"offset\":")
+            json.int(offset)
+        }
         extra(&json)
         json.raw(",")
         json.raw(fields)

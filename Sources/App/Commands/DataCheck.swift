@@ -66,6 +66,6 @@ struct DataCheck {
     static func savedChangeLogVersion(_ directory: DataDirectory) -> UInt64? {
         guard let data = FileManager.default.contents(atPath: directory.url(.changes)) else { return nil }
         guard case .verified(let payload) = FileSeal.open(Array(data)) else { return nil }
-        return (try? DataDirectory.jsonDecoder().decode(MarkedChangeLog.self, from: Data(payload)))?.log.version
+        return (try? StoredJSON.decoder.decode(MarkedChangeLog.self, from: Data(payload)))?.log.version
     }
 }

@@ -1,3 +1,4 @@
+import Fuel
 import HTTP
 #if canImport(Glibc)
 import Glibc
@@ -65,7 +66,7 @@ public enum Entrypoint {
         case .export:
             let directory = DataDirectory(path: config.dataDirectory, logger: Logger(label: "petty", level: .error, sink: .standardError))
             let loaded = directory.load()
-            guard loaded.hadSnapshot, let json = try? DataDirectory.jsonEncoder().encode(loaded.dataset.snapshot) else {
+            guard loaded.hadSnapshot, let json = try? StoredJSON.encoder.encode(loaded.dataset.snapshot) else {
                 printError("error: no readable snapshot in \(config.dataDirectory)")
                 return 1
             }

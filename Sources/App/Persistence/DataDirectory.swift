@@ -91,7 +91,7 @@ struct DataDirectory: Sendable {
     @discardableResult
     func save(_ dataset: Dataset) throws -> [FileIdentity] {
         try prepare()
-        let encoder = Self.jsonEncoder()
+        let encoder = StoredJSON.encoder
         let idMark = dataset.registry.lastAssigned
         try AtomicFile.write(FileSeal.seal(Array(try encoder.encode(dataset.registry))), to: url(.registry))
         let (snapshot, dropped) = SnapshotCodec.persistable(dataset.snapshot)
@@ -121,7 +121,7 @@ struct DataDirectory: Sendable {
         logger.notice("data: importing \(json)")
         // Written by hand or by `Run export`, never sealed.
         return read(json, sealed: false, problems: &problems) { bytes in
-            let snapshot = try Self.jsonDecoder().decode(Snapshot.self, from: Data(bytes))
+            let snapshot = try StoredJSON.decoder.decode(Snapshot.self, from: Data(bytes))
             // The binary form carries every check; a round trip through it validates an imported file too.
             return (try SnapshotCodec.decode(try SnapshotCodec.encode(snapshot)), 0)
         }
@@ -129,7 +129,7 @@ struct DataDirectory: Sendable {
 
     private func read<T: Decodable>(_ file: File, sealed: Bool, problems: inout [String], validate: (T) throws -> Void) -> T? {
         read(url(file), sealed: sealed, problems: &problems) { bytes in
-            let value = try Self.jsonDecoder().decode(T.self, from: Data(bytes))
+            let value = try StoredJSON.decoder.decode(T.self, from: Data(bytes))
             try validate(value)
             return value
         }
@@ -162,19 +162,6 @@ struct DataDirectory: Sendable {
             problems.append(message)
             return nil
         }
-    }
-
-    static func jsonDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }
-
-    static func jsonEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
     }
 
     static func summary(_ error: Error) -> String {

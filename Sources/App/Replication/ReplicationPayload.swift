@@ -37,9 +37,9 @@ enum ReplicationPayload: DatasetPayload {
         var out = ByteWriter()
         out.bytes.append(contentsOf: magic)
         out.blob(try SnapshotCodec.encode(dataset.snapshot))
-        out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.registry)))
-        out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.history)))
-        out.blob(Array(try DataDirectory.jsonEncoder().encode(dataset.changes)))
+        out.blob(Array(try StoredJSON.encoder.encode(dataset.registry)))
+        out.blob(Array(try StoredJSON.encoder.encode(dataset.history)))
+        out.blob(Array(try StoredJSON.encoder.encode(dataset.changes)))
         out.blob(StationHistoryCodec.encode(dataset.stationHistory))
         return out.bytes
     }
@@ -50,12 +50,12 @@ enum ReplicationPayload: DatasetPayload {
             throw SnapshotCodec.Malformed(description: "not a Petty dataset (bad magic)")
         }
         let snapshot = try SnapshotCodec.decode(Array(try input.blob()))
-        let registry = try DataDirectory.jsonDecoder().decode(StationRegistry.self, from: Data(try input.blob()))
-        let history = try DataDirectory.jsonDecoder().decode(History.self, from: Data(try input.blob()))
+        let registry = try StoredJSON.decoder.decode(StationRegistry.self, from: Data(try input.blob()))
+        let history = try StoredJSON.decoder.decode(History.self, from: Data(try input.blob()))
         // A leader from before the log sends none: the follower's sync starts after the snapshot.
         var changes: ChangeLog?
         if !input.isAtEnd {
-            let log = try DataDirectory.jsonDecoder().decode(ChangeLog.self, from: Data(try input.blob()))
+            let log = try StoredJSON.decoder.decode(ChangeLog.self, from: Data(try input.blob()))
             try LoadLimits.check(log)
             changes = log
         }

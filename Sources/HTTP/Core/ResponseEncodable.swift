@@ -26,28 +26,29 @@ extension Content {
     }
 }
 
-/// The one JSON configuration of the framework.
+/// The one JSON configuration of the framework (the wire's): snake_case keys, ISO 8601 dates, sorted keys.
+/// Shared: Foundation's coders keep no state between calls and may be used from any thread.
 public enum JSONCoding {
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        Array(try makeEncoder().encode(value))
+        Array(try encoder.encode(value))
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try makeDecoder().decode(type, from: Data(bytes))
+        try decoder.decode(type, from: Data(bytes))
     }
 
-    public static func makeEncoder() -> JSONEncoder {
+    public static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
+    }()
 
-    public static func makeDecoder() -> JSONDecoder {
+    public static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         return decoder
-    }
+    }()
 }

@@ -144,57 +144,54 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     private func blockingQuery(_ sql: String, _ parameters: [PostgresValue], timeout: Double) throws -> PostgresRows {
-        let deadline = MonotonicClock.seconds() + timeout
-        guard socket != nil else { throw PostgresError.connection("the connection is closed") }
         guard parameters.count <= Int(Int16.max) else { throw PostgresError.configuration("more than 32,767 parameters") }
-        do {
-            try send([.parse(query: sql), .bind(parameters: parameters), .describePortal, .execute, .sync], deadline: deadline, timeout: timeout)
-            var columns: [PostgresColumn] = []
-            var rows: [PostgresRow] = []
-            var tag = ""
-            var serverError: PostgresServerError?
-            while true {
-                switch try nextMessage(deadline: deadline, timeout: timeout) {
-                case .parseComplete, .bindComplete, .noData:
-                    continue
-                case .rowDescription(let described):
-                    columns = described
-                case .dataRow(let values):
-                    guard values.count == columns.count else { throw PostgresError.protocolViolation("a row with \(values.count) of \(columns.count) columns") }
-                    rows.append(PostgresRow(columns: columns, values: values))
-                case .commandComplete(let completed):
-                    tag = completed
-                case .emptyQueryResponse:
-                    tag = ""
-                case .errorResponse(let error):
-                    serverError = error
-                case .readyForQuery(let status):
-                    transactionStatus = status
-                    if let serverError {
-                        log("postgres: \(Self.logText(serverError))")
-                        throw PostgresError.server(serverError)
-                    }
-                    return PostgresRows(columns: columns, rows: rows, commandTag: tag)
-                default:
-                    throw PostgresError.protocolViolation("an unexpected message in a query's answer")
-                }
+        var columns: [PostgresColumn] = []
+        var rows: [PostgresRow] = []
+        var tag = ""
+        try exchange([.parse(query: sql), .bind(parameters: parameters), .describePortal, .execute, .sync], timeout: timeout, what: "a query's answer") { message in
+            switch message {
+            case .parseComplete, .bindComplete, .noData:
+                break
+            case .rowDescription(let described):
+                columns = described
+            case .dataRow(let values):
+                guard values.count == columns.count else { throw PostgresError.protocolViolation("a row with \(values.count) of \(columns.count) columns") }
+                rows.append(PostgresRow(columns: columns, values: values))
+            case .commandComplete(let completed):
+                tag = completed
+            case .emptyQueryResponse:
+                tag = ""
+            default:
+                return false
             }
-        } catch let error as PostgresError {
-            if case .server = error {} else { fail() }
-            throw error
+            return true
         }
+        return PostgresRows(columns: columns, rows: rows, commandTag: tag)
     }
 
     private func blockingSimpleQuery(_ script: String, timeout: Double) throws {
+        try exchange([.query(script)], timeout: timeout, what: "a script's answer") { message in
+            switch message {
+            case .rowDescription, .dataRow, .commandComplete, .emptyQueryResponse: true
+            default: false
+            }
+        }
+    }
+
+    /// Sends `messages` and hands each answer to `absorb` (false: a message it did not expect, which breaks the
+    /// connection) until the server is ready for the next query. An error the server reported on the way is thrown
+    /// then, once the session is ready again, so it leaves the connection usable; any other failure closes it.
+    private func exchange(
+        _ messages: [FrontendMessage], timeout: Double, what: String, absorb: (BackendMessage) throws -> Bool
+    ) throws {
         let deadline = MonotonicClock.seconds() + timeout
         guard socket != nil else { throw PostgresError.connection("the connection is closed") }
         do {
-            try send([.query(script)], deadline: deadline, timeout: timeout)
+            try send(messages, deadline: deadline, timeout: timeout)
             var serverError: PostgresServerError?
             while true {
-                switch try nextMessage(deadline: deadline, timeout: timeout) {
-                case .rowDescription, .dataRow, .commandComplete, .emptyQueryResponse:
-                    continue
+                let message = try nextMessage(deadline: deadline, timeout: timeout)
+                switch message {
                 case .errorResponse(let error):
                     serverError = error
                 case .readyForQuery(let status):
@@ -205,7 +202,7 @@ public final class PostgresConnection: @unchecked Sendable {
                     }
                     return
                 default:
-                    throw PostgresError.protocolViolation("an unexpected message in a script's answer")
+                    guard try absorb(message) else { throw PostgresError.protocolViolation("an unexpected message in \(what)") }
                 }
             }
         } catch let error as PostgresError {

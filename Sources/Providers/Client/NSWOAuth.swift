@@ -89,12 +89,30 @@ public actor NSWOAuth: ProviderAuth {
 
     /// `access_token` and `expires_in` (a string like `"43199"` or a number).
     static func parseToken(_ body: Data) -> (token: String, expiresIn: TimeInterval?)? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-              let token = object["access_token"] as? String, !token.isEmpty else { return nil }
-        var expiresIn: TimeInterval?
-        if let text = object["expires_in"] as? String { expiresIn = TimeInterval(text.trimmingCharacters(in: .whitespaces)) }
-        else if let number = object["expires_in"] as? NSNumber { expiresIn = number.doubleValue }
-        return (token, expiresIn.flatMap { $0 > 0 ? $0 : nil })
+        guard let parsed = try? JSONDecoder().decode(TokenResponse.self, from: body), let token = parsed.accessToken, !token.isEmpty else {
+            return nil
+        }
+        return (token, parsed.expiresIn.flatMap { $0 > 0 ? $0 : nil })
+    }
+
+    private struct TokenResponse: Decodable {
+        let accessToken: String?
+        let expiresIn: TimeInterval?
+
+        private enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case expiresIn = "expires_in"
+        }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            accessToken = try? container.decode(String.self, forKey: .accessToken)
+            if let text = try? container.decode(String.self, forKey: .expiresIn) {
+                expiresIn = TimeInterval(text.trimmingCharacters(in: .whitespaces))
+            } else {
+                expiresIn = try? container.decode(TimeInterval.self, forKey: .expiresIn)
+            }
+        }
     }
 
     /// `15/01/2026 02:32:51 AM`: UTC, 12-hour clock, as the published clients send it.

@@ -71,3 +71,10 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
 }
+
+/// A suite whose tests ask the app built once over the bundled sample data (`AppTestSupport.sharedSampleApp`).
+protocol OnSampleApp {}
+
+extension OnSampleApp {
+    var app: Application { get throws { try AppTestSupport.sharedSampleApp() } }
+}

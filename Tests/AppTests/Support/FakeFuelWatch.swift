@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Synchronization
+import TestSupport
 
 /// FuelWatch's RSS on loopback, replaying the recorded metro ULP feed (`Tests/ProvidersTests/Fixtures/`) with
 /// dates the test chooses: today's feed dated `today`, tomorrow's empty until `tomorrow` is set, then dated that
@@ -75,16 +76,7 @@ final class FakeFuelWatch: Sendable {
         let items = String(rss[start.lowerBound..<end.upperBound])
         var extra = ""
         for copy in 1...copies {
-            let regex = try! NSRegularExpression(pattern: #"<latitude>(-?[0-9.]+)</latitude>"#)
-            var moved = ""
-            var last = items.startIndex
-            for match in regex.matches(in: items, range: NSRange(items.startIndex..., in: items)) {
-                let whole = Range(match.range, in: items)!
-                let value = Double(items[Range(match.range(at: 1), in: items)!])!
-                moved += items[last..<whole.lowerBound] + "<latitude>\(value + 0.01 * Double(copy))</latitude>"
-                last = whole.upperBound
-            }
-            moved += items[last...]
+            let moved = TaggedNumbers.rewriting(items, tag: "latitude") { "\($0 + 0.01 * Double(copy))" }
             extra += moved.replacingOccurrences(of: "<trading-name>", with: "<trading-name>Ghost \(copy) ")
         }
         return rss.replacingCharacters(in: end.upperBound..<end.upperBound, with: extra)
@@ -104,16 +96,7 @@ final class FakeFuelWatch: Sendable {
     }
 
     static func raised(_ rss: String, by cents: Double) -> String {
-        let regex = try! NSRegularExpression(pattern: #"<price>([0-9.]+)</price>"#)
-        var out = ""
-        var last = rss.startIndex
-        for match in regex.matches(in: rss, range: NSRange(rss.startIndex..., in: rss)) {
-            let whole = Range(match.range, in: rss)!
-            let value = Double(rss[Range(match.range(at: 1), in: rss)!])!
-            out += rss[last..<whole.lowerBound] + "<price>\(String(format: "%.1f", value + cents))</price>"
-            last = whole.upperBound
-        }
-        return out + rss[last...]
+        TaggedNumbers.rewriting(rss, tag: "price") { String(format: "%.1f", $0 + cents) }
     }
 }
 

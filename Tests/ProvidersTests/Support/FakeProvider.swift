@@ -2,6 +2,7 @@ import Foundation
 import Fuel
 import HTTP
 import Synchronization
+import TestSupport
 @testable import Providers
 
 /// A fake of every provider API on loopback, built on our own HTTP module and serving the recorded fixtures.
@@ -240,17 +241,7 @@ final class FakeProvider: @unchecked Sendable {
 
     /// Every `<price>` raised by `cents` (tomorrow differs from today, so a rollover is visible).
     static func bumped(_ rss: Data, by cents: Double) -> Data {
-        let text = String(decoding: rss, as: UTF8.self)
-        let regex = try! NSRegularExpression(pattern: #"<price>([0-9.]+)</price>"#)
-        var out = ""
-        var last = text.startIndex
-        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            let whole = Range(match.range, in: text)!
-            let value = Double(text[Range(match.range(at: 1), in: text)!])!
-            out += text[last..<whole.lowerBound] + "<price>\(String(format: "%.1f", value + cents))</price>"
-            last = whole.upperBound
-        }
-        return Data((out + text[last...]).utf8)
+        Data(TaggedNumbers.rewriting(String(decoding: rss, as: UTF8.self), tag: "price") { String(format: "%.1f", $0 + cents) }.utf8)
     }
 
     /// The NSW subset as v2 TAS rows: `state: "TAS"` on stations and prices, integer station codes.
