@@ -22,7 +22,8 @@ struct FleetGenerationPersistenceTests {
 
     func coordinator(_ etcd: FakeEtcd, _ member: StoreFleetMember, name: String) -> FleetCoordinator {
         let settings = FleetSettings(endpoints: [etcd.url], fleet: "t", advertiseURL: URL(string: "http://\(name):8080")!, leaseSeconds: 10)
-        return FleetCoordinator(settings: settings, member: member, emptyFleetWait: 0)
+        // A clock that stands still: the lease deadline never passes between a test's steps, however slow the machine.
+        return FleetCoordinator(settings: settings, member: member, emptyFleetWait: 0, monotonic: { 1000 })
     }
 
     // MARK: The file

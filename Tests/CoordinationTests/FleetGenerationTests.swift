@@ -12,7 +12,8 @@ struct FleetGenerationTests {
 
     func coordinator(_ etcd: FakeEtcd, name: String, member: Member, log: @escaping @Sendable (String) -> Void = { _ in }) -> FleetCoordinator {
         let settings = FleetSettings(endpoints: [etcd.url], fleet: "t", advertiseURL: URL(string: "http://\(name):8080")!, leaseSeconds: 10)
-        return FleetCoordinator(settings: settings, member: member, emptyFleetWait: 0, log: log)
+        // A clock that stands still: the lease deadline never passes between a test's steps, however slow the machine.
+        return FleetCoordinator(settings: settings, member: member, emptyFleetWait: 0, monotonic: { 1000 }, log: log)
     }
 
     func pointer(_ etcd: FakeEtcd) -> DatasetPointer? {
