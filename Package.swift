@@ -37,8 +37,8 @@ let package = Package(
         .executableTarget(name: "Run", dependencies: ["App"]),
         .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers", "TestSupport"], path: "Benchmarks/Sources/PettyBench"),
 
-        // What the test targets (and the benchmark's synthetic datasets) share: the seeded generator.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What the test targets (and the benchmark's synthetic datasets) share: the seeded generator, and a fake etcd.
+        .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "FuelTests", dependencies: ["Fuel", "TestSupport"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP", "TestSupport"], resources: [.copy("Fixtures")]),

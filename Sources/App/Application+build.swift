@@ -32,7 +32,7 @@ package func buildApplication(
     var fleet: FleetService?
     if let settings = try config.fleet.settings(hostname: config.hostname, port: config.port) {
         let service = FleetService(settings: settings, store: store.store, providers: config.providers, limits: config.followLimits, logger: logger,
-            secret: config.fleet.secret, followers: config.followers, clock: clock)
+            secret: config.fleet.secret, followers: config.followers, dataDirectory: store.directory.path, clock: clock)
         app.register(service: service)
         (fleet, polls) = (service, service.pollers.group)
     } else if let leader = config.followURL {

@@ -16,14 +16,16 @@ import Testing
     }
 
     func order(version: UInt64, epoch: Int64, checksum: String = "fnv1a64:1", heldChecksum: String? = nil) -> PointerOrder {
-        PointerOrder.of(Self.pointer(version: version, epoch: epoch, checksum: checksum), heldEpoch: 7, heldVersion: 100, heldChecksum: heldChecksum)
+        PointerOrder.of(
+            Self.pointer(version: version, epoch: epoch, checksum: checksum), held: FleetFenceToken(generation: 0, revision: 7), heldVersion: 100,
+            heldChecksum: heldChecksum)
     }
 
     // MARK: The rule (held: v100 at epoch 7)
 
     @Test func anOlderEpochIsRefusedHoweverHighItsVersion() {
-        #expect(order(version: 101, epoch: 6) == .olderEpoch)
-        #expect(order(version: 1_000, epoch: 6) == .olderEpoch)
+        #expect(order(version: 101, epoch: 6) == .olderToken)
+        #expect(order(version: 1_000, epoch: 6) == .olderToken)
         #expect(order(version: 101, epoch: 7) == .copy(versionMayGoBack: false), "the same epoch, one version on: copied")
     }
 
@@ -103,7 +105,7 @@ import Testing
         let follower = try await followerAtEpoch7()
         let (leader, pointer) = try leader(serving: Harness.liveDataset(version: 500), epoch: 6)
         defer { leader.stop() }
-        #expect(await follower.copier.copy(pointer) == .refused("epoch 6 is older than the 7 held"))
+        #expect(await follower.copier.copy(pointer) == .refused("the token 0.6 (generation.epoch) is older than the 0.7 held"))
         let held = follower.store.current.dataset == Harness.good
         #expect(follower.version == 100 && held, "the held dataset is still served")
         #expect(follower.copier.status.refused == 1)

@@ -134,7 +134,7 @@ import Testing
         let store = makePettyStore(Harness.good)
         let signer = DatasetSignature(secret: Self.secret, fleet: "f")
         let member = StoreFleetMember(store: store, advertiseURL: URL(string: "http://10.0.0.11:8080")!, signer: signer)
-        let pointer = try #require(await member.publication(after: nil, epoch: 9))
+        let pointer = try #require(await member.publication(after: nil, token: FleetFenceToken(generation: 0, revision: 9)))
         let body = try ReplicationPayload.encode(store.dataset)
         #expect(signer?.refusal(of: pointer, body: body) == nil)
         #expect(pointer.live == true, "the pointer says the fleet has held live data")

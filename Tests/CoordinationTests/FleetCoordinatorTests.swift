@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import Coordination
 
@@ -12,15 +13,25 @@ struct FleetCoordinatorTests {
         /// Runs between the coordinator's read of the fleet and its guarded publication.
         let beforePublication = Mutex<(@Sendable () -> Void)?>(nil)
         let live = Mutex(true)
+        /// What the member's data directory holds of the fleet generation; `persists` false: the disk refuses writes.
+        let stored = Mutex(FleetGeneration())
+        let persists = Mutex(true)
         var heldVersion: UInt64 { version.withLock { $0 } }
         var holdsLiveData: Bool { live.withLock { $0 } }
         var idMark: Int64 { 40 }
         func adopt(idMark: Int64) { adopted.withLock { $0 = max($0, idMark) } }
-        func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {
+        var generation: FleetGeneration { stored.withLock { $0 } }
+        func persist(_ generation: FleetGeneration) -> Bool {
+            guard persists.withLock({ $0 }) else { return false }
+            stored.withLock { $0 = generation }
+            return true
+        }
+        func publication(after published: DatasetPointer?, token: FleetFenceToken) async -> DatasetPointer? {
             let held = heldVersion
-            if let published, published.epoch == epoch, published.version >= held { return nil }
+            if let published, published.token == token, published.version >= held { return nil }
             beforePublication.withLock { $0 }?()
-            return DatasetPointer(version: held, epoch: epoch, url: "http://m/internal/v1/dataset", checksum: "fnv1a64:1", asOf: nil)
+            return DatasetPointer(
+                version: held, epoch: token.revision, generation: token.generation, url: "http://m/internal/v1/dataset", checksum: "fnv1a64:1", asOf: nil)
         }
     }
 

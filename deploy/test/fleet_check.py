@@ -12,7 +12,10 @@ the run starts, and the fakes date their feeds by that shifted clock: scenario 6
     fleet_check.py             the seven scenarios of the issue's "How it is checked"
     fleet_check.py --load=3,5  the fleet benchmark row: etcd requests and bytes per second at idle, per fleet size
     fleet_check.py --round2    issue 46's scenarios: etcd-writer attacks, the wrong PETTY_FLEET_SECRET (stuck and
-                               degraded), a pointer naming a member's own URL, members at -1 h and +1 h
+                               degraded), a pointer naming a member's own URL, members at -1 h and +1 h, a typo'd
+                               fleet name, etcd wiped and rebuilt (with a samples-only member; with a stale member
+                               that kept its data)
+    fleet_check.py --round2=rebuild   only the last three (R5-R7)
     fleet_check.py --failover  the Benchmarks `failover` row: kill -9 the leader 5 times, median seconds to the
                                first provider call by the new leader and to every member serving the new version
 
@@ -31,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -774,6 +778,120 @@ def round_two_rebuild(results, fleet, etcd, timings):
                      f"v{pointer.get('version')} epoch {pointer.get('epoch')}; epochs {generations}; ids {ids_before} -> {ids_after}")
 
 
+def station_ids(fleet, i, name):
+    """The ids member `i` serves for stations named `name` (found by its search)."""
+    reply = http_get(f"http://127.0.0.1:{fleet.ports[i]}/v1/stations?q={urllib.parse.quote(name)}&limit=50", timeout=5)
+    try:
+        body = json.loads(reply.body) if reply.status == 200 else {}
+    except ValueError:
+        return []
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("name") == name and isinstance(node.get("id"), int):
+                found.append(node["id"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(body)
+    return sorted(set(found))
+
+
+def rebuild_etcd(etcd, token):
+    """etcd wiped (every member's data directory) and started again as a new cluster, auth re-enabled: None or why not."""
+    for i in range(3):
+        etcd.kill(i)
+        shutil.rmtree(etcd.work / f"etcd{i}", ignore_errors=True)
+    etcd.cluster_token = token
+    etcd.token = None  # the old cluster's token: the new one stalls on it
+    for i in range(3):
+        etcd.start(i)
+    if not wait_for(60, lambda: all(etcd.ready(i) for i in range(3)), 0.3):
+        return "etcd did not answer"
+    return etcd.enable_auth()
+
+
+def round_two_stale_rebuild(results, fleet, etcd, fake, timings):
+    """R7: etcd wiped and rebuilt while a member that kept its (older) data directory was down. While it was down a
+    station new to the feed got an id and the fleet published past its version; after the rebuild another new station
+    appears. It never leads while behind, no version goes backwards, no id is reused (the first new station keeps its
+    id everywhere, the second gets a higher one), the generation in the pointer moves up (the new cluster's epochs
+    restart small), and every member serves each new publication within a lease of it."""
+    leader = one_leader(fleet, LEASE + 10)
+    if leader is None:
+        results.failed("R7. a leader before the stale member stops", f"leaders: {fleet.leaders()}")
+        return
+    settled(fleet, 30)
+    stale = next(i for i in range(3) if i != leader)
+    fleet.kill(stale, signal.SIGTERM)
+    live = [i for i in range(3) if i != stale]
+    fake.new_stations = ["Fleet New 1"]
+    wait_for(180, lambda: all(station_ids(fleet, i, "Fleet New 1") for i in live), 1)
+    first_ids = {i: station_ids(fleet, i, "Fleet New 1") for i in live}
+    settled_live = wait_for(LEASE + 10, lambda: len({fleet.version(i) for i in live}) == 1, 0.3)
+    before_pointer = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+    ids_before = int(etcd.get(f"/{FLEET}/ids")[0] or 0)
+    before = {i: fleet.version(i) for i in live}
+    note(f"R7: m{stale} down; 'Fleet New 1' is {first_ids}; pointer v{before_pointer.get('version')} epoch "
+         f"{before_pointer.get('epoch')} generation {before_pointer.get('generation', 0)}; /ids {ids_before}")
+
+    problem = rebuild_etcd(etcd, "fleet-check-rebuilt-again")
+    rebuilt = time.monotonic()
+    fleet.live[stale] = fleet.start(stale)
+    fake.new_stations = ["Fleet New 1", "Fleet New 2"]
+    # Each publication seen: (generation, epoch, version) -> when; served once every member serves it or a newer
+    # version (a publication superseded within a second, by the new leader's first poll, counts when its successor is).
+    backwards, stale_led, published, lags = [], [], {}, {}
+    served = False
+    deadline = rebuilt + 4 * LEASE + 120
+    while time.monotonic() < deadline:
+        versions = {i: fleet.version(i) for i in range(3)}
+        backwards += [(i, before[i], versions[i]) for i in live if 0 <= versions[i] < before[i]]
+        if fleet.coordination(stale).get("role") == "leader" and 0 <= versions[stale] < max(before.values()):
+            stale_led.append(round(time.monotonic() - rebuilt, 1))
+        pointer = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+        if pointer:
+            published.setdefault((pointer.get("generation", 0), pointer.get("epoch"), pointer.get("version")), time.monotonic())
+        low = min(versions.values())
+        for key, at in published.items():
+            if key not in lags and low >= key[2]:
+                lags[key] = round(time.monotonic() - at, 1)
+        served = bool(published) and len(lags) == len(published)
+        if served and all(station_ids(fleet, i, "Fleet New 2") for i in range(3)):
+            break
+        time.sleep(0.5)
+    after_pointer = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}")
+    ids_after = int(etcd.get(f"/{FLEET}/ids")[0] or 0)
+    first_after = {i: station_ids(fleet, i, "Fleet New 1") for i in range(3)}
+    second = {i: station_ids(fleet, i, "Fleet New 2") for i in range(3)}
+    old_id = max((ids[0] for ids in first_ids.values() if ids), default=None)
+    results.check("R7. etcd wiped and rebuilt again while a member with older data was down (auth re-enabled)",
+                  problem is None and settled_live and old_id is not None,
+                  problem or f"live members settled {settled_live}, 'Fleet New 1' {first_ids}")
+    results.check("R7. ... the stale member never leads while behind", not stale_led, f"led at {stale_led[:3]} s")
+    results.check("R7. ... no member's version goes backwards", not backwards, f"{backwards[:3]}")
+    results.check("R7. ... the pointer's generation moves up (epochs restarted small)",
+                  after_pointer.get("generation", 0) > before_pointer.get("generation", 0),
+                  f"before g{before_pointer.get('generation', 0)} e{before_pointer.get('epoch')}, "
+                  f"after g{after_pointer.get('generation', 0)} e{after_pointer.get('epoch')}")
+    reused = [i for i in range(3) if first_after[i] != [old_id]] + \
+        [i for i in range(3) if not second[i] or min(second[i]) <= max(old_id or 0, ids_before)]
+    results.check("R7. ... ids never reused: 'Fleet New 1' keeps its id on every member, 'Fleet New 2' gets a higher one",
+                  not reused and ids_after >= ids_before,
+                  f"'Fleet New 1' {first_after}, 'Fleet New 2' {second}, /ids {ids_before} -> {ids_after}")
+    lags = [lags.get(key) for key in sorted(published, key=published.get)]
+    results.check(f"R7. ... every member serves each new publication (or a newer one) within a lease ({LEASE} s)",
+                  bool(lags) and all(lag is not None and lag <= LEASE for lag in lags), f"lags {lags}")
+    timings["R7"] = (f"pointer g{before_pointer.get('generation', 0)}/e{before_pointer.get('epoch')}/v{before_pointer.get('version')} -> "
+                     f"g{after_pointer.get('generation', 0)}/e{after_pointer.get('epoch')}/v{after_pointer.get('version')}; "
+                     f"'Fleet New 1' id {old_id}, 'Fleet New 2' {second.get(0)}; /ids {ids_before} -> {ids_after}; "
+                     f"served within {lags} s of each publication")
+    fake.new_stations = []
+
+
 def etcd_load(etcd):
     """(requests, bytes) etcd has handled so far, summed over its members (gRPC counters: the JSON gateway's calls
     go through them too)."""
@@ -838,7 +956,8 @@ def failover_runs(fleet, fake, runs=5):
 def main():
     raise_on_signals()
     failover = "--failover" in sys.argv
-    second = "--round2" in sys.argv
+    rebuild_only = "--round2=rebuild" in sys.argv
+    second = "--round2" in sys.argv or rebuild_only
     load = next(([int(n) for n in a.split("=", 1)[1].split(",")] for a in sys.argv if a.startswith("--load=")), None)
     results = Results()
     work = Path(tempfile.mkdtemp(prefix="petty-fleet."))
@@ -908,8 +1027,10 @@ def main():
                 one_leader(fleet, 60)
                 load_rows(results, fleet, etcd, sorted(load))
             elif second:
-                round_two(results, fleet, etcd, fake, nsw, reader, timings)
+                if not rebuild_only:
+                    round_two(results, fleet, etcd, fake, nsw, reader, timings)
                 round_two_rebuild(results, fleet, etcd, timings)
+                round_two_stale_rebuild(results, fleet, etcd, fake, timings)
             else:
                 scenarios(results, fleet, etcd, fake, nsw, reader, timings)
         finally:

@@ -76,6 +76,8 @@ class FuelWatch(FakeProvider):
     def __init__(self, clock=time.time):
         self.template = WA_FIXTURE.read_text()
         self.tomorrow_published = False
+        # Stations new to the feed (names), each at its own place: what makes a leader issue a new station id.
+        self.new_stations = []
         super().__init__(clock)
 
     def body(self, path):
@@ -88,6 +90,14 @@ class FuelWatch(FakeProvider):
         day = time.strftime("%Y-%m-%d", time.gmtime(perth - 6 * 3600 + (86400 if tomorrow else 0)))
         shift = self.next_shift()
         body = re.sub(r"<date>[^<]*</date>", f"<date>{day}</date>", self.template)
+        if not tomorrow and self.new_stations:
+            first = re.search(r"<item>.*?</item>", body, re.S).group(0)
+            added = "".join(
+                re.sub(r"<latitude>[^<]*</latitude><longitude>[^<]*</longitude>",
+                       f"<latitude>{-31.5 - n * 0.01:.4f}</latitude><longitude>115.7000</longitude>",
+                       first.replace("United Byford", name))
+                for n, name in enumerate(self.new_stations))
+            body = body.replace("</channel>", added + "</channel>", 1)
         bump = 3 if tomorrow else 60
         return re.sub(r"<price>([0-9.]+)</price>",
                       lambda m: f"<price>{float(m.group(1)) + bump + shift:.1f}</price>", body).encode()

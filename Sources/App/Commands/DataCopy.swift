@@ -13,8 +13,8 @@ struct DataCopy {
     let from: String
     let to: String
 
-    /// The names copied: every data file that exists, then the format record.
-    static let names = DataDirectory.File.allCases.map(\.rawValue) + [DataDirectory.formatFile]
+    /// The names copied: every data file that exists, then the format record and the fleet marks (`fleet.json`).
+    static let names = DataDirectory.File.allCases.map(\.rawValue) + [DataDirectory.formatFile, FleetMarksFile.fileName]
 
     /// Copies and returns the check of the copy.
     func run() throws -> DataCheck.Report {

@@ -3,7 +3,7 @@ import Crypto
 
 /// Who may publish a dataset the fleet copies: whoever holds `PETTY_FLEET_SECRET`, which lives in each member's
 /// environment and never in etcd, so write access to the fleet's keys is not enough. The leader signs the fleet's
-/// name, the pointer's token (epoch, version) and the body's SHA-256; a follower checks the body against the digest
+/// name, the pointer's token (generation, epoch), its version and the body's SHA-256; a follower checks the body against the digest
 /// and the digest against the signature before it decodes anything. (The pointer's FNV checksum only catches
 /// damage: anyone can compute it for a body of their choosing.)
 struct DatasetSignature: Sendable {
@@ -18,15 +18,15 @@ struct DatasetSignature: Sendable {
 
     static func digest(_ body: [UInt8]) -> String { Hex.encode(SHA256.hash(body)) }
 
-    func signature(epoch: Int64, version: UInt64, sha256: String) -> String {
-        let message = "petty-fleet-dataset-v1\n\(fleet)\n\(epoch)\n\(version)\n\(sha256)"
+    func signature(token: FleetFenceToken, version: UInt64, sha256: String) -> String {
+        let message = "petty-fleet-dataset-v2\n\(fleet)\n\(token.generation)\n\(token.revision)\n\(version)\n\(sha256)"
         return Hex.encode(HMACSHA256.authenticationCode(for: Array(message.utf8), key: key))
     }
 
     func signed(_ pointer: DatasetPointer, sha256: String) -> DatasetPointer {
         var pointer = pointer
         pointer.sha256 = sha256
-        pointer.signature = signature(epoch: pointer.epoch, version: pointer.version, sha256: sha256)
+        pointer.signature = signature(token: pointer.token, version: pointer.version, sha256: sha256)
         return pointer
     }
 
@@ -38,7 +38,7 @@ struct DatasetSignature: Sendable {
         guard constantTimeEquals(Array(Self.digest(body).utf8), Array(sha256.lowercased().utf8)) else {
             return "the body's SHA-256 is not the signed one"
         }
-        let expected = Hex.decode(self.signature(epoch: pointer.epoch, version: pointer.version, sha256: sha256.lowercased())) ?? []
+        let expected = Hex.decode(self.signature(token: pointer.token, version: pointer.version, sha256: sha256.lowercased())) ?? []
         guard constantTimeEquals(given, expected) else { return "wrong signature (not signed with this fleet's PETTY_FLEET_SECRET)" }
         return nil
     }

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A fleet follower's copy step: download the dataset the published pointer names, with the follower's
 /// downloader and limits, and apply it only when the body's checksum is the pointer's, the pointer is news by
-/// `PointerOrder` (epoch first, then version), and the dataset passes the same validation and trust rules as in
+/// `PointerOrder` (token (generation, epoch) first, then version), and the dataset passes the same validation and trust rules as in
 /// `PETTY_FOLLOW_URL` mode. Anything refused leaves the held dataset served.
 final class FleetCopier: Sendable {
     enum Outcome: Equatable {
@@ -18,8 +18,9 @@ final class FleetCopier: Sendable {
     }
 
     struct State {
-        /// The epoch of the dataset held (0 before any copy).
-        var epoch: Int64 = 0
+        /// The token of the dataset held ((0, 0) before any copy).
+        var token = FleetFenceToken(generation: 0, revision: 0)
+        var epoch: Int64 { token.revision }
         /// The version and pointer checksum of the last dataset copied.
         var applied: (version: UInt64, checksum: String)?
         var lastApplied: Date?
@@ -49,21 +50,18 @@ final class FleetCopier: Sendable {
 
     var status: State { state.withLock { $0 } }
 
-    /// A new fleet generation (etcd rebuilt): the held epoch belongs to the old one and orders nothing now.
-    func forgetEpoch() { state.withLock { $0.epoch = 0 } }
-
     func invalidate() { downloader.invalidate() }
 
     func copy(_ pointer: DatasetPointer) async -> Outcome {
-        let (heldEpoch, applied) = state.withLock { ($0.epoch, $0.applied) }
+        let (heldToken, applied) = state.withLock { ($0.token, $0.applied) }
         let heldVersion = store.dataset.snapshot.version
         let heldChecksum = applied?.version == heldVersion ? applied?.checksum : nil
         let versionMayGoBack: Bool
-        switch PointerOrder.of(pointer, heldEpoch: heldEpoch, heldVersion: heldVersion, heldChecksum: heldChecksum) {
-        case .olderEpoch:
-            return note(.refused("epoch \(pointer.epoch) is older than the \(heldEpoch) held"))
+        switch PointerOrder.of(pointer, held: heldToken, heldVersion: heldVersion, heldChecksum: heldChecksum) {
+        case .olderToken:
+            return note(.refused("the token \(pointer.token) (generation.epoch) is older than the \(heldToken) held"))
         case .held:
-            state.withLock { $0.epoch = max($0.epoch, pointer.epoch) }
+            state.withLock { $0.token = max($0.token, pointer.token) }
             return .unchanged
         case .copy(let mayGoBack):
             versionMayGoBack = mayGoBack
@@ -102,7 +100,7 @@ final class FleetCopier: Sendable {
             guard !Task.isCancelled else { return .unchanged }
             store.publish(dataset)
             state.withLock { state in
-                state.epoch = pointer.epoch
+                state.token = pointer.token
                 state.applied = (dataset.snapshot.version, pointer.checksum)
                 state.growthSeen = [:]
                 state.lastApplied = now

@@ -27,7 +27,7 @@ final class FleetService: Service {
 
     init(
         settings: FleetSettings, store: PettyStore, providers: ProviderSettings, limits: FollowLimits, logger: Logger,
-        secret: String? = nil, followers: [IPAddressRange] = [], clock: @escaping @Sendable () -> Date = { Date() },
+        secret: String? = nil, followers: [IPAddressRange] = [], dataDirectory: String? = nil, clock: @escaping @Sendable () -> Date = { Date() },
         monotonic: @escaping @Sendable () -> Double = { MonotonicClock.seconds() }
     ) {
         self.logger = logger
@@ -36,7 +36,8 @@ final class FleetService: Service {
         let signature = DatasetSignature(secret: secret, fleet: settings.fleet)
         self.signature = signature
         self.followers = followers
-        let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL, signer: signature, clock: clock)
+        let marks = FleetMarksFile(directory: dataDirectory, logger: logger.labelled("data"))
+        let member = StoreFleetMember(store: store, advertiseURL: settings.advertiseURL, signer: signature, marks: marks, clock: clock)
         self.member = member
         let log = logger.labelled("fleet")
         let coordinator = FleetCoordinator(settings: settings, member: member, monotonic: monotonic, wall: clock, log: { log.notice($0) })
@@ -93,11 +94,11 @@ final class FleetService: Service {
         var schedule = CopySchedule(ownURL: member.datasetURL, maximumDelay: Double(coordinator.settings.leaseSeconds))
         var lastFailure: String?
         var saidOwn: DatasetPointer?
-        var generation = 0
+        var generation = coordinator.status.generation
         while !Task.isCancelled {
+            // Pointers carry their generation (the copier orders by it); only the schedule's backoff starts afresh.
             if coordinator.status.generation != generation {
                 generation = coordinator.status.generation
-                copier.forgetEpoch()
                 schedule = CopySchedule(ownURL: member.datasetURL, maximumDelay: Double(coordinator.settings.leaseSeconds))
             }
             observeLag()

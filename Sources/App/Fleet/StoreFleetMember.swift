@@ -16,11 +16,19 @@ final class StoreFleetMember: FleetMember {
     let signer: DatasetSignature?
 
     let clock: @Sendable () -> Date
+    /// The generation and the fleet's id mark, persisted in the data directory.
+    let marks: FleetMarksFile
 
-    init(store: any DatasetStore, advertiseURL: URL, signer: DatasetSignature? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+    init(
+        store: any DatasetStore, advertiseURL: URL, signer: DatasetSignature? = nil, marks: FleetMarksFile = FleetMarksFile(directory: nil),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.store = store
         self.signer = signer
         self.clock = clock
+        self.marks = marks
+        // The mark learnt from the fleet before this start: no id at or below it is issued, whatever etcd now says.
+        FleetIDHighWaterMark.raise(store, to: marks.current.ids)
         datasetURL = advertiseURL.appendingPathComponent(DatasetWire.path).absoluteString
     }
 
@@ -37,12 +45,17 @@ final class StoreFleetMember: FleetMember {
     func adopt(idMark: Int64) {
         // The registry only raises its mark; the fleet's mark matters once this member issues ids as leader.
         FleetIDHighWaterMark.raise(store, to: idMark)
+        marks.raise(ids: idMark)
     }
 
-    func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer? {
+    var generation: FleetGeneration { marks.generation }
+
+    func persist(_ generation: FleetGeneration) -> Bool { marks.persist(generation) }
+
+    func publication(after published: DatasetPointer?, token: FleetFenceToken) async -> DatasetPointer? {
         let dataset = store.dataset
         let version = dataset.snapshot.version
-        if let published, published.epoch == epoch, published.version >= version { return nil }
+        if let published, published.token == token, published.version >= version { return nil }
         let checksum: String, sha256: String?
         if let cached = lastEncoded.withLock({ $0 }), cached.version == version {
             (checksum, sha256) = (cached.checksum, cached.sha256)
@@ -56,7 +69,8 @@ final class StoreFleetMember: FleetMember {
         }
         let asOf = dataset.snapshot.statuses.compactMap(\.asOf).max().map(ISOTimestamp.string)
         let stamp = Int64((clock().timeIntervalSince1970 * 1000).rounded())
-        var pointer = DatasetPointer(version: version, epoch: epoch, url: datasetURL, checksum: checksum, asOf: asOf, publishedMillis: stamp)
+        var pointer = DatasetPointer(
+            version: version, epoch: token.revision, generation: token.generation, url: datasetURL, checksum: checksum, asOf: asOf, publishedMillis: stamp)
         pointer.live = Self.isLive(dataset.snapshot)
         guard let signer, let sha256 else { return pointer }
         return signer.signed(pointer, sha256: sha256)

@@ -40,7 +40,9 @@ public final class FleetCoordinator: Sendable {
         var ownPointer: DatasetPointer?
         /// When the etcd's other fleets are looked at next (`FleetNeighbours`).
         var nextNeighbourCheck: Double = 0
-        var clusterID: String?
+        /// The fleet generation and the etcd cluster it was recorded in, as persisted with the member's data.
+        var generation = FleetGeneration()
+        var lastGenerationWarning: String?
         /// The member records as last read, and when they are read again.
         var memberKVs: [EtcdKeyValue] = []
         var nextMembersRead: Double = 0
@@ -62,7 +64,19 @@ public final class FleetCoordinator: Sendable {
         self.monotonic = monotonic
         self.wall = wall
         self.log = log
-        state = Mutex(State())
+        var initial = State()
+        initial.generation = member.generation
+        initial.status.generation = initial.generation.number
+        state = Mutex(initial)
+    }
+
+    /// The fencing token while this member may act as leader, nil otherwise: what it writes elsewhere (the alerts'
+    /// outbox) carries it, and a store that has seen a higher token refuses the write.
+    public var fenceToken: FleetFenceToken? {
+        let now = monotonic()
+        return state.withLock { state in
+            state.election.mayAct(at: now) ? FleetFenceToken(generation: state.generation.number, revision: state.election.epoch) : nil
+        }
     }
 
     public var status: FleetStatus {
@@ -156,11 +170,13 @@ public final class FleetCoordinator: Sendable {
         kvs += state.withLock { $0.memberKVs }
         etcdOK()
         let view = FleetView(kvs, keys: keys)
-        noteGeneration(view)
-        member.adopt(idMark: view.ids)
+        let generationHeld = noteGeneration(view)
+        member.adopt(idMark: view.idMark)
         observe(view)
-        await campaignIfDue(view)
-        await publishIfDue(view)
+        if generationHeld {
+            await campaignIfDue(view)
+            await publishIfDue(view)
+        }
         await register()
         await checkNeighbours(view)
     }
@@ -284,7 +300,7 @@ public final class FleetCoordinator: Sendable {
             return
         }
         guard let lease = state.withLock({ $0.election.role == .follower ? $0.election.lease : nil }) else { return }
-        let record = LeaderRecord(name: settings.memberName, url: settings.advertiseURL.absoluteString)
+        let record = LeaderRecord(name: settings.memberName, url: settings.advertiseURL.absoluteString, generation: state.withLock { $0.generation.number })
         do {
             let result = try await client.txn(
                 when: [EtcdCreateRevisionEquals(key: keys.leader, revision: 0)],
@@ -309,8 +325,7 @@ public final class FleetCoordinator: Sendable {
             handle(change)
             // The mark left by earlier leaders, and every registered member's, are read again before any id is issued.
             if change != nil, let kvs = try? await client.range(prefix: keys.root) {
-                let fresh = FleetView(kvs, keys: keys)
-                member.adopt(idMark: max(fresh.ids, fresh.members.values.compactMap(\.ids).max() ?? 0))
+                member.adopt(idMark: FleetView(kvs, keys: keys).idMark)
             }
         } catch {
             etcdFailed(error)
@@ -320,13 +335,14 @@ public final class FleetCoordinator: Sendable {
     // MARK: - Publication
 
     private func publishIfDue(_ view: FleetView) async {
-        let (epoch, own) = state.withLock { ($0.election.epoch, $0.ownPointer) }
+        let (epoch, own, generation) = state.withLock { ($0.election.epoch, $0.ownPointer, $0.generation.number) }
+        let token = FleetFenceToken(generation: generation, revision: epoch)
         // A pointer this leader did not write (another writer of the fleet's keys) is replaced as if none were there.
-        let standing = view.pointer == own || view.pointer?.epoch != epoch ? view.pointer : nil
-        if standing == nil, let foreign = view.pointer, foreign.epoch == epoch {
-            log("fleet: the pointer v\(foreign.version) at epoch \(epoch) is not this leader's; rewriting it")
+        let standing = view.pointer == own || view.pointer?.token != token ? view.pointer : nil
+        if standing == nil, let foreign = view.pointer, foreign.token == token {
+            log("fleet: the pointer v\(foreign.version) at token \(token) is not this leader's; rewriting it")
         }
-        guard mayAct(), let pointer = await member.publication(after: standing, epoch: epoch), mayAct() else { return }
+        guard mayAct(), let pointer = await member.publication(after: standing, token: token), mayAct() else { return }
         // The member's mark: it adopted the fleet's only when plausible, so a mark written by someone else that no
         // member could issue below is not written back.
         let mark = member.idMark
@@ -339,7 +355,7 @@ public final class FleetCoordinator: Sendable {
                     $0.status.published = pointer
                     $0.ownPointer = pointer
                 }
-                log("fleet: published v\(pointer.version) at epoch \(epoch)")
+                log("fleet: published v\(pointer.version) at epoch \(epoch) (generation \(generation))")
             } else {
                 log("fleet: publish of v\(pointer.version) refused by etcd: epoch \(epoch) no longer leads")
                 handle(state.withLock { $0.election.guardedWriteRefused() })
@@ -350,11 +366,13 @@ public final class FleetCoordinator: Sendable {
     }
 
     private func register() async {
-        let (lease, role, epoch, registered) = state.withLock { ($0.election.lease, $0.election.role, $0.status.epoch, $0.registered) }
+        let (lease, role, epoch, registered, generation) = state.withLock {
+            ($0.election.lease, $0.election.role, $0.status.epoch, $0.registered, $0.generation.number)
+        }
         guard let lease else { return }
         let record = MemberRecord(
             url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue, live: member.holdsLiveData,
-            ids: member.idMark)
+            ids: member.idMark, generation: generation)
         guard record != registered else { return }
         do {
             try await client.put(EtcdPut(key: keys.member(settings.memberName), value: FleetJSON.encode(record), lease: lease))

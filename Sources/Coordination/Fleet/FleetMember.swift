@@ -8,6 +8,10 @@ public protocol FleetMember: Sendable {
     var idMark: Int64 { get }
     /// The fleet's id mark as read from etcd: the member never issues an id at or below it again.
     func adopt(idMark: Int64)
-    /// While leading: the pointer to publish when the held dataset is newer than `published`, else nil.
-    func publication(after published: DatasetPointer?, epoch: Int64) async -> DatasetPointer?
+    /// The generation persisted with the member's data (0 and no cluster when nothing was).
+    var generation: FleetGeneration { get }
+    /// Persists `generation` with the member's data before the coordinator acts on it; false when it could not.
+    func persist(_ generation: FleetGeneration) -> Bool
+    /// While leading under `token`: the pointer to publish when the held dataset is newer than `published`, else nil.
+    func publication(after published: DatasetPointer?, token: FleetFenceToken) async -> DatasetPointer?
 }

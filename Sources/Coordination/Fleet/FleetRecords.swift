@@ -4,6 +4,8 @@ import Foundation
 public struct DatasetPointer: Codable, Equatable, Sendable {
     public var version: UInt64
     public var epoch: Int64
+    /// The fleet generation it was published in (nil: 0, from a member before generations were published).
+    public var generation: Int64?
     /// The leader's `/internal/v1/dataset` URL.
     public var url: String
     /// Of the whole replication body, so a follower checks what it downloaded before decoding it.
@@ -19,9 +21,12 @@ public struct DatasetPointer: Codable, Equatable, Sendable {
     /// Whether the publisher held live data (not only the bundled samples): the fleet has held live data since.
     public var live: Bool?
 
-    public init(version: UInt64, epoch: Int64, url: String, checksum: String, asOf: String?, publishedMillis: Int64? = nil) {
+    public init(
+        version: UInt64, epoch: Int64, generation: Int64? = nil, url: String, checksum: String, asOf: String?, publishedMillis: Int64? = nil
+    ) {
         self.version = version
         self.epoch = epoch
+        self.generation = generation
         self.url = url
         self.checksum = checksum
         self.asOf = asOf
@@ -29,11 +34,14 @@ public struct DatasetPointer: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, epoch, url, checksum
+        case version, epoch, generation, url, checksum
         case asOf = "as_of"
         case publishedMillis = "published_ms"
         case sha256, signature, live
     }
+
+    /// What orders it among the fleet's publications: (generation, epoch); then its version within one token.
+    public var token: FleetFenceToken { FleetFenceToken(generation: generation ?? 0, revision: epoch) }
 
     public var publishedInstant: Date? { publishedMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
 }
@@ -49,12 +57,16 @@ public struct MemberRecord: Codable, Equatable, Sendable {
     /// The highest station id this member knows was issued: a new leader adopts the fleet-wide maximum, so ids
     /// are never reused even when etcd's `/ids` went with a rebuilt etcd.
     public var ids: Int64?
+    /// The fleet generation this member is in.
+    public var generation: Int64?
 }
 
 /// `/<fleet>/leader`: who leads (the key's create_revision is the epoch).
 public struct LeaderRecord: Codable, Equatable, Sendable {
     public var name: String
     public var url: String
+    /// The generation it leads in: the token of everything it writes is (generation, the key's create_revision).
+    public var generation: Int64?
 }
 
 enum FleetJSON {
@@ -75,6 +87,14 @@ struct FleetView {
     var pointer: DatasetPointer?
     var members: [String: MemberRecord] = [:]
     var ids: Int64 = 0
+
+    /// The fleet-wide id mark: `/ids`, or any registered member's own if higher (`/ids` goes with a rebuilt etcd).
+    var idMark: Int64 { max(ids, members.values.compactMap(\.ids).max() ?? 0) }
+
+    /// The highest generation the fleet's records name (0 when none does).
+    var generation: Int64 {
+        max(pointer?.generation ?? 0, leader?.record?.generation ?? 0, members.values.compactMap(\.generation).max() ?? 0)
+    }
 
     init(_ kvs: [EtcdKeyValue], keys: FleetKeys) {
         for kv in kvs {

@@ -23,9 +23,9 @@ public struct FleetStatus: Equatable, Sendable {
     public var memberURLs: [String] = []
     /// Other fleets in the etcd that look like a typo of this one, or this member alone beside them.
     public var warnings: [String] = []
-    /// Bumped each time etcd's cluster id changes or the fleet's keys vanish (etcd rebuilt from nothing): epochs of
-    /// another generation are not comparable, so what a follower holds is ordered afresh.
-    public var generation = 0
+    /// The fleet generation (`FleetGeneration`): bumped when etcd's cluster id changes or the fleet's keys vanish
+    /// (etcd rebuilt from nothing, its epochs restarted), adopted when the fleet's records name a higher one.
+    public var generation: Int64 = 0
 
     public init() {}
 }

@@ -5,49 +5,51 @@ import Synchronization
 /// A small etcd on loopback speaking the v3 JSON gateway the way etcd does: base64 keys and values, int64 as
 /// strings, every zero field (false, 0, empty) left out, streaming answers wrapped in `result`, and gRPC errors
 /// as `{"error", "code", "message"}`. Leases expire only when a test says so; auth is on when a user is set.
-final class FakeEtcd: Sendable {
-    struct Entry {
-        var value: [UInt8]
-        var createRevision: Int64
-        var modRevision: Int64
-        var lease: Int64
+public final class FakeEtcd: Sendable {
+    public struct Entry: Sendable {
+        public var value: [UInt8]
+        public var createRevision: Int64
+        public var modRevision: Int64
+        public var lease: Int64
     }
 
-    struct State {
-        var revision: Int64 = 1
-        var keys: [String: Entry] = [:]
-        var leases: [Int64: Int64] = [:]
-        var nextLease: Int64 = 0x7000_0000_0000_0001
-        var user: (name: String, password: String)?
-        var tokens: Set<String> = []
-        var authentications = 0
-        var calls: [String] = []
+    public struct State: Sendable {
+        public var revision: Int64 = 1
+        public var keys: [String: Entry] = [:]
+        public var leases: [Int64: Int64] = [:]
+        public var nextLease: Int64 = 0x7000_0000_0000_0001
+        public var user: (name: String, password: String)?
+        public var tokens: Set<String> = []
+        public var authentications = 0
+        public var calls: [String] = []
+        /// The `cluster_id` every answer's header carries; a rebuilt etcd has another.
+        public var clusterID = "1"
     }
 
     let app: Application
-    private(set) nonisolated(unsafe) var port = 0
-    let state = Mutex(State())
+    public private(set) nonisolated(unsafe) var port = 0
+    public let state = Mutex(State())
 
-    init(user: (String, String)? = nil) {
+    public init(user: (String, String)? = nil) {
         app = Application(environment: .testing, logger: Logger(label: "fake-etcd", level: .critical, sink: .inMemory()))
         app.server.threads = 2
         state.withLock { $0.user = user.map { (name: $0.0, password: $0.1) } }
         routes()
     }
 
-    func start() throws -> FakeEtcd {
+    public func start() throws -> FakeEtcd {
         port = try app.startLive()
         return self
     }
 
-    func stop() { app.shutdown() }
+    public func stop() { app.shutdown() }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     // MARK: Test switches
 
     /// etcd let the lease lapse: its keys go with it.
-    func expire(_ lease: Int64) {
+    public func expire(_ lease: Int64) {
         state.withLock { state in
             state.leases[lease] = nil
             let owned = state.keys.filter { $0.value.lease == lease }.map(\.key)
@@ -57,9 +59,9 @@ final class FakeEtcd: Sendable {
     }
 
     /// Simple tokens expire after five idle minutes (or the member restarted).
-    func expireTokens() { state.withLock { $0.tokens = [] } }
+    public func expireTokens() { state.withLock { $0.tokens = [] } }
 
-    func put(_ key: String, _ value: String, lease: Int64 = 0) {
+    public func put(_ key: String, _ value: String, lease: Int64 = 0) {
         state.withLock { state in
             state.revision += 1
             let create = state.keys[key]?.createRevision ?? state.revision
@@ -67,16 +69,30 @@ final class FakeEtcd: Sendable {
         }
     }
 
-    func delete(_ key: String) {
+    public func delete(_ key: String) {
         state.withLock { state in
             state.revision += 1
             state.keys[key] = nil
         }
     }
 
-    func value(_ key: String) -> String? { state.withLock { $0.keys[key].map { String(decoding: $0.value, as: UTF8.self) } } }
-    func entry(_ key: String) -> Entry? { state.withLock { $0.keys[key] } }
-    var authentications: Int { state.withLock { $0.authentications } }
+    public func value(_ key: String) -> String? { state.withLock { $0.keys[key].map { String(decoding: $0.value, as: UTF8.self) } } }
+    public func entry(_ key: String) -> Entry? { state.withLock { $0.keys[key] } }
+    public var authentications: Int { state.withLock { $0.authentications } }
+
+    /// etcd wiped and started again as a new cluster: no keys, no leases, revisions from 1, another cluster id.
+    public func rebuild(clusterID: String) {
+        state.withLock { state in
+            state.revision = 1
+            state.keys = [:]
+            state.leases = [:]
+            state.tokens = []
+            state.clusterID = clusterID
+        }
+    }
+
+    /// The calls answered so far, by gateway path (`kv/range`, `lease/keepalive`, ...).
+    public var calls: [String] { state.withLock { $0.calls } }
 
     // MARK: The gateway
 
@@ -189,7 +205,7 @@ final class FakeEtcd: Sendable {
         state.keys[key] = Entry(value: value, createRevision: create, modRevision: state.revision, lease: lease)
     }
 
-    private static func header(_ state: State) -> [String: Any] { ["cluster_id": "1", "member_id": "2", "revision": String(state.revision), "raft_term": "2"] }
+    private static func header(_ state: State) -> [String: Any] { ["cluster_id": state.clusterID, "member_id": "2", "revision": String(state.revision), "raft_term": "2"] }
     private static func int(_ value: Any?) -> Int64 { (value as? String).flatMap { Int64($0) } ?? 0 }
     private static func text(_ value: Any?) -> String {
         (value as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
