@@ -29,6 +29,24 @@ import Testing
         #expect(instants.count == 1, "the fixture should put many changes on one instant: \(instants)")
     }
 
+    @Test func aLimitOver2000IsServedAs2000AndTheCursorCarriesOn() throws {
+        let first = try page("limit=5000")
+        #expect(first.meta["limit"] as? Int == 2_000)
+        // Station items carry their prices and leave their price items out: the page is the 2,000 one exactly.
+        #expect(itemKeys(first) == itemKeys(try page("limit=2000")) && first.items.count <= 2_000)
+        #expect(first.items.count > (try page("limit=1000")).items.count)
+        #expect(first.meta["has_more"] as? Bool == true)
+        let cursor = try require(first.meta["next_cursor"] as? String)
+        let second = try page("cursor=\(cursor)&limit=5000")
+        #expect(!second.items.isEmpty)
+        #expect(itemKeys(second).isDisjoint(with: itemKeys(first)))
+        #expect(try AppTestSupport.sharedSampleApp().test(.GET, "/v1/prices/changes?limit=5001").status == .badRequest)
+    }
+
+    private func itemKeys(_ page: (items: [[String: Any]], meta: [String: Any])) -> Set<String> {
+        Set(page.items.map { "\($0["type"] ?? "")/\($0["station_id"] ?? "")/\($0["fuel"] ?? "")" })
+    }
+
     @Test func followingTheCursorVisitsEveryChangeOnceAndEnds() throws {
         let everything = try page("limit=5000&state=WA")
         #expect(everything.meta["has_more"] as? Bool == false)

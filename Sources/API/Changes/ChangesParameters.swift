@@ -6,6 +6,10 @@ struct ChangesParameters: EndpointParameters {
     static let operation = "/v1/prices/changes"
     static let defaultLimit = 1_000
     static let maxLimit = 5_000
+    /// The most items one page holds: a larger `limit` is accepted and served as this (`meta.limit` says so; the
+    /// client follows `next_cursor` as for any page). A 5,000-item page cost 4.3 ms of CPU and 1.2 MB
+    /// (`PettyBench worst`), against 0.2 ms for a plain one.
+    static let servedLimit = 2_000
 
     enum Name: String, ParameterName {
         /// An instant (ISO 8601): changes after it. Ignored beside a `cursor`.
@@ -18,7 +22,7 @@ struct ChangesParameters: EndpointParameters {
         case fuel
         /// Only these stations' changes (favourites), up to 100 ids: a cheap "did my favourites change".
         case ids
-        /// Items per page, 1 to 5,000 (default 1,000).
+        /// Items per page, 1 to 5,000 (default 1,000); more than 2,000 is served as 2,000.
         case limit
     }
 
@@ -34,7 +38,7 @@ struct ChangesParameters: EndpointParameters {
         state = try params.state(.state)
         fuel = try params.fuel(.fuel)
         ids = try params.ids(.ids)
-        limit = try params.int(.limit, in: 1...Self.maxLimit, default: Self.defaultLimit)
+        limit = min(try params.int(.limit, in: 1...Self.maxLimit, default: Self.defaultLimit), Self.servedLimit)
         cursor = try params.string(.cursor).map { token in
             guard let cursor = ChangeCursor(token: token) else {
                 throw params.bad("cursor= is not one this server issued; send the cursor= a page's meta gave back unchanged, or drop it and start again from since= or a full /v1/stations sync")

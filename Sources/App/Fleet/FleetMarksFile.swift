@@ -1,5 +1,6 @@
 import Coordination
 import Foundation
+import Fuel
 import HTTP
 import Synchronization
 
@@ -61,7 +62,7 @@ final class FleetMarksFile: Sendable {
             if let path {
                 do {
                     try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                    try AtomicFile.write(FileSeal.seal(Array(try DataDirectory.jsonEncoder().encode(next))), to: path)
+                    try AtomicFile.write(FileSeal.seal(Array(try StoredJSON.encoder.encode(next))), to: path)
                 } catch {
                     logger?.error("data: cannot write \(path): \(error)")
                     return false
@@ -80,7 +81,7 @@ final class FleetMarksFile: Sendable {
         let why: String
         switch FileSeal.open(bytes) {
         case .verified(let payload):
-            if let marks = try? DataDirectory.jsonDecoder().decode(Marks.self, from: Data(payload)), marks.isPlausible {
+            if let marks = try? StoredJSON.decoder.decode(Marks.self, from: Data(payload)), marks.isPlausible {
                 logger?.notice("data: \(fileName): fleet generation \(marks.generation), fleet id mark \(marks.ids)")
                 return marks
             }
