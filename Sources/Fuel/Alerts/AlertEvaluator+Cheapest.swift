@@ -29,7 +29,7 @@ extension AlertEvaluator {
     /// The slot and price of the area's cheapest admitted, counted price (cheapest, then nearest or lowest id).
     private func cheapest(_ definition: AlertDefinition, in poll: AlertPoll) -> (Int, PriceTenths)? {
         let index = poll.index
-        let access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: DataClocks(snapshot: index.snapshot), wall: poll.now)
+        let access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: poll.clocks, wall: poll.now)
         switch definition.target {
         case .near(let point, let radius):
             guard let hit = index.cheapestNearHits(fuel: definition.fuel, point: point, radiusKm: radius, limit: 1, access: access).first,

@@ -7,7 +7,7 @@ extension AlertEvaluator {
     func evaluateTomorrow(_ poll: AlertPoll, into outcome: inout AlertOutcome) {
         let snapshot = poll.snapshot
         guard !index.tomorrowAlerts.isEmpty, let publication = snapshot.status(of: .wa)?.tomorrow else { return }
-        let now = DataClocks(snapshot: snapshot).now(for: ProviderID.wa, wall: poll.now)
+        let now = poll.clocks.now(for: ProviderID.wa, wall: poll.now)
         let day = WATradingDay.nextTradingDay(after: now)
         guard publication.day == day, WATradingDay.isPublished(now: now, hasTomorrowData: true) else { return }
         let text = day.description

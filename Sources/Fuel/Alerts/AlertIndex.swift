@@ -32,7 +32,9 @@ public struct AlertIndex: Sendable {
     public mutating func upsert(_ alert: WatchedAlert) {
         remove(id: alert.id)
         alerts[alert.id] = alert
-        forEachSlot(of: alert) { slot in
+        // Slots first, then the tables: a closure over `self` that mutates its tables while `self` is being read
+        // would copy every table on each call.
+        for slot in Self.slots(of: alert) {
             switch slot {
             case .station(let key): byStation[key, default: []].append(alert.id)
             case .cell(let key): byCell[key, default: []].append(alert.id)
@@ -43,7 +45,7 @@ public struct AlertIndex: Sendable {
 
     public mutating func remove(id: Int64) {
         guard let alert = alerts.removeValue(forKey: id) else { return }
-        forEachSlot(of: alert) { slot in
+        for slot in Self.slots(of: alert) {
             switch slot {
             case .station(let key): Self.drop(id, from: &byStation, at: key)
             case .cell(let key): Self.drop(id, from: &byCell, at: key)
@@ -64,17 +66,14 @@ public struct AlertIndex: Sendable {
         case tomorrow
     }
 
-    private func forEachSlot(of alert: WatchedAlert, _ body: (Slot) -> Void) {
+    private static func slots(of alert: WatchedAlert) -> [Slot] {
         let definition = alert.definition
-        if definition.kind == .waTomorrow {
-            body(.tomorrow)
-            return
-        }
+        if definition.kind == .waTomorrow { return [.tomorrow] }
         switch definition.target {
         case .stations(let ids):
-            for id in Set(ids) { body(.station(StationFuel(station: id, fuel: definition.fuel))) }
+            return Set(ids).map { .station(StationFuel(station: $0, fuel: definition.fuel)) }
         case .near(let point, let radius):
-            for cell in AlertGridCell.covering(point, radiusKm: radius) { body(.cell(CellFuel(cell: cell, fuel: definition.fuel))) }
+            return AlertGridCell.covering(point, radiusKm: radius).map { .cell(CellFuel(cell: $0, fuel: definition.fuel)) }
         }
     }
 

@@ -9,12 +9,16 @@ public struct AlertPoll: Sendable {
     public var previous: Snapshot?
     /// The wall clock: when the decisions are made (quiet hours, daily summaries).
     public var now: Date
+    /// Each provider's clock (whether a station is open, when WA's tomorrow prices count as published): one
+    /// pass over the snapshot, made once per poll.
+    public let clocks: DataClocks
 
     public init(index: FuelIndex, changes: [PriceChange], previous: Snapshot? = nil, now: Date) {
         self.index = index
         self.changes = changes
         self.previous = previous
         self.now = now
+        clocks = DataClocks(snapshot: index.snapshot)
     }
 
     /// The poll between two published snapshots: the prices of `index` first seen after `previous` changed.
