@@ -28,25 +28,30 @@ let package = Package(
         // Price alerts in PostgreSQL: the schema and its migrations, devices, alerts, the fenced outbox. Between the
         // pure rules (Fuel) and the wiring (App), so neither the wire client nor App learns the tables.
         .target(name: "AlertStore", dependencies: ["Fuel", "Postgres", "Crypto"]),
+        // Pushes through a gorush relay (`POST /api/push`): batching, retries, dead tokens. Knows nothing about fuel.
+        .target(name: "Push"),
         // etcd v3 over its JSON gateway, and the fleet's election and fencing: knows nothing about fuel.
         .target(name: "Coordination", dependencies: ["Clocks"]),
         // One folder per endpoint: controllers, the wire contract (DTOs, the JSON writer) and per-snapshot renders.
         .target(name: "API", dependencies: ["HTTP", "Fuel"]),
         // Wiring: configuration, commands, persistence, replication, pollers, the fleet and the application builder.
-        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination", "Crypto", "Clocks", "Postgres", "AlertStore"]),
+        .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination", "Crypto", "Clocks", "AlertStore", "Postgres", "Push"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
         .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers", "TestSupport"], path: "Benchmarks/Sources/PettyBench"),
 
         // What the test targets (and the benchmark's synthetic datasets) share: the seeded generator, and a fake etcd.
         .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
+        // A gorush stand-in on loopback for the push, alert and benchmark tests.
+        .target(name: "FakeRelay", dependencies: ["HTTP"], path: "Tests/FakeRelay"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "FuelTests", dependencies: ["Fuel", "TestSupport"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Crypto", "Clocks"]),
         .testTarget(name: "AlertStoreTests", dependencies: ["AlertStore", "Fuel", "Postgres", "Crypto"]),
+        .testTarget(name: "PushTests", dependencies: ["Push", "FakeRelay"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP", "TestSupport"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport", "Postgres", "AlertStore"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport", "AlertStore", "Postgres", "Push", "FakeRelay"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,7 +55,9 @@ package func buildApplication(
     app.register(service: AdviceBoardWarmer(context: context))
     context.android = config.android
     context.apple = config.apple
-    _ = AlertsWiring.install(config, app: app, context: &context, logger: logger)
+    // The member that polls decides alerts: a fleet's leader (fenced by its token), or a single instance.
+    let alertLeadership: AlertLeadership = fleet.map { AlertLeaders.fleet($0.coordinator) } ?? (follower != nil ? AlertLeaders.never : AlertLeaders.single)
+    _ = try AlertsWiring.install(config, app: app, context: &context, store: store.store, leadership: alertLeadership, logger: logger, clock: clock)
     if let alertsBackend { context.alertsBackend = alertsBackend }
 
     // The whole chain, outermost first. The proxy check comes first so the log and everything after it see the

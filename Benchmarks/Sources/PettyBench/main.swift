@@ -7,6 +7,7 @@
 //   PettyBench along-search --urls FILE [--runs 15]
 //   PettyBench respond --urls FILE --data-dir DIR [--runs 9]
 //   PettyBench worst --data-dir DIR [--runs 15] [--only ENDPOINT]
+//   PettyBench alert-evaluation [--alerts 1000000] [--stations 8000] [--changes 2000] [--runs 9] [--seed 42]
 //
 // Build with `swift build -c release --product PettyBench`; timings from a debug build mean nothing.
 import Foundation
@@ -32,6 +33,8 @@ do {
         try Respond.run(Options(arguments.dropFirst()))
     case "worst":
         try WorstCase.run(Options(arguments.dropFirst()))
+    case "alert-evaluation":
+        try AlertEvaluation.run(Options(arguments.dropFirst()))
     default:
         FileHandle.standardError.write(Data("""
             usage: PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
@@ -41,6 +44,7 @@ do {
                    PettyBench along-search --urls FILE [--runs 15]
                    PettyBench respond --urls FILE --data-dir DIR [--runs 9]
                    PettyBench worst --data-dir DIR [--runs 15] [--only ENDPOINT]
+                   PettyBench alert-evaluation [--alerts 1000000] [--stations 8000] [--changes 2000] [--runs 9] [--seed 42]
 
             """.utf8))
         exit(2)

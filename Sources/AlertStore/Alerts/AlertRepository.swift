@@ -6,6 +6,24 @@ import Postgres
 public struct AlertRepository: Sendable {
     public static let changesChannel = "petty_alerts_changed"
 
+    /// A notification's payload on `changesChannel`: an alert's id, or "device:<id>" when a device's zone changed.
+    public enum Change: Sendable, Equatable {
+        case alert(Int64)
+        case device(Int64)
+
+        public init?(payload: String) {
+            if payload.hasPrefix("device:") {
+                guard let id = Int64(payload.dropFirst(7)) else { return nil }
+                self = .device(id)
+            } else {
+                guard let id = Int64(payload) else { return nil }
+                self = .alert(id)
+            }
+        }
+    }
+
+    static func deviceChange(_ id: Int64) -> String { "device:\(id)" }
+
     let client: PostgresClient
 
     public init(client: PostgresClient) { self.client = client }

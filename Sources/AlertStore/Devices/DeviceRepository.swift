@@ -33,14 +33,20 @@ public struct DeviceRepository: Sendable {
     /// Replaces the push token and/or the time zone; a new token revives a device whose token was dead.
     @discardableResult
     public func update(id: Int64, pushToken: String?, timeZone: String?) async throws -> Device? {
-        let rows = try await client.query(
+        try await client.withTransaction { connection in
+        let rows = try await connection.query(
             """
             UPDATE devices SET push_token = coalesce($2, push_token), time_zone = coalesce($3, time_zone),
                 token_dead = CASE WHEN $2::text IS NULL THEN token_dead ELSE false END, updated_at = now()
             WHERE id = $1 RETURNING id, platform, push_token, time_zone, token_dead
             """,
             [.text(String(id)), PostgresValue(pushToken), PostgresValue(timeZone)])
+        // The evaluator's index keeps each alert's zone: it reloads the device's alerts when told.
+        if timeZone != nil, !rows.rows.isEmpty {
+            _ = try await connection.query("SELECT pg_notify($1, $2)", [.text(AlertRepository.changesChannel), .text(AlertRepository.deviceChange(id))])
+        }
         return try rows.first.map(Self.device)
+        }
     }
 
     /// Stops pushes to a device whose token the relay reported dead, until `update` brings a new one.

@@ -31,12 +31,15 @@ public struct AlertStationState: Sendable, Equatable {
     public var armed: Bool
     /// What the last notification said, in tenths: drops and rises are measured from it.
     public var lastNotifiedTenths: Int?
+    /// `cheapest_changed` (station 0): the station that was cheapest when last notified.
+    public var referenceStation: Int?
 
-    public init(alertID: Int64, stationID: Int, armed: Bool, lastNotifiedTenths: Int?) {
+    public init(alertID: Int64, stationID: Int, armed: Bool, lastNotifiedTenths: Int?, referenceStation: Int? = nil) {
         self.alertID = alertID
         self.stationID = stationID
         self.armed = armed
         self.lastNotifiedTenths = lastNotifiedTenths
+        self.referenceStation = referenceStation
     }
 }
 

@@ -11,7 +11,7 @@ public struct OutboxRepository: Sendable {
     /// advances the fence to `token`. A token older than the stored one throws `.fenced` and writes nothing.
     /// Returns how many decisions were new.
     @discardableResult
-    public func decide(_ decisions: [Decision], states: [AlertStationState] = [], token: FenceToken) async throws -> Int {
+    public func decide(_ decisions: [Decision], states: [AlertStationState] = [], token: FenceToken, progress: EvaluationProgress? = nil) async throws -> Int {
         try await client.withTransaction { connection in
             // The UPDATE locks the one fence row: a deposed leader's transaction waits for the new leader's to
             // commit, then re-reads the row and finds its token too old.
@@ -29,7 +29,8 @@ public struct OutboxRepository: Sendable {
                 let rows = try await connection.query(
                     """
                     INSERT INTO notifications (device_id, alert_id, decision_key, collapse_id, payload, fence_generation, fence_revision, deliver_after)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce(to_timestamp($8::double precision), now()))
+                    SELECT $1, $2, $3, $4, $5::jsonb, $6, $7, coalesce(to_timestamp($8::double precision), now())
+                    WHERE EXISTS (SELECT 1 FROM alerts WHERE id = $2 AND device_id = $1)
                     ON CONFLICT (decision_key) DO NOTHING
                     """,
                     [.text(String(decision.deviceID)), .text(String(decision.alertID)), .text(decision.key), .text(decision.collapseID),
@@ -40,12 +41,15 @@ public struct OutboxRepository: Sendable {
             for state in states {
                 _ = try await connection.query(
                     """
-                    INSERT INTO alert_states (alert_id, station_id, armed, last_notified_tenths) VALUES ($1, $2, $3, $4)
+                    INSERT INTO alert_states (alert_id, station_id, armed, last_notified_tenths, reference_station)
+                    SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM alerts WHERE id = $1)
                     ON CONFLICT (alert_id, station_id) DO UPDATE SET armed = excluded.armed,
-                        last_notified_tenths = excluded.last_notified_tenths, updated_at = now()
+                        last_notified_tenths = excluded.last_notified_tenths, reference_station = excluded.reference_station, updated_at = now()
                     """,
-                    [.text(String(state.alertID)), .text(String(state.stationID)), PostgresValue(state.armed), PostgresValue(state.lastNotifiedTenths)])
+                    [.text(String(state.alertID)), .text(String(state.stationID)), PostgresValue(state.armed), PostgresValue(state.lastNotifiedTenths),
+                     PostgresValue(state.referenceStation)])
             }
+            if let progress { try await Self.record(progress, connection) }
             return inserted
         }
     }

@@ -73,5 +73,19 @@ public enum AlertSchema {
             );
             INSERT INTO fence (generation, revision) VALUES (0, 0)
             """),
+        Migration(version: 2, name: "cheapest station state, evaluation progress, delivery failures", sql: """
+            -- cheapest_changed keeps one row per alert (station_id 0): the station and price last notified.
+            ALTER TABLE alert_states ADD COLUMN reference_station integer;
+            -- One row: the last snapshot the evaluator decided on, advanced in the fenced decide transaction, so
+            -- snapshots published while the database was down are evaluated from here when it returns.
+            CREATE TABLE alert_progress (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                snapshot_version bigint NOT NULL,
+                snapshot_changed_at double precision,
+                tomorrow_announced text,
+                updated_at timestamptz NOT NULL DEFAULT now()
+            );
+            ALTER TABLE notifications ADD COLUMN last_attempt_at timestamptz
+            """),
     ]
 }

@@ -1,0 +1,192 @@
+import AlertStore
+import Foundation
+import Fuel
+import HTTP
+import Postgres
+import Push
+import Synchronization
+
+/// Delivers the outbox: due rows to live tokens, each device's immediate pushes folded past 3 an hour, each daily
+/// group as one summary. A row is marked sent only after the relay took it, so a crash in between sends it again
+/// with the same collapse id (the phone shows it once). A token the relay reports dead stops its device's pushes
+/// until the app sends a new one; a relay that stays down leaves rows to be retried, never dropped.
+final class AlertSenderService: Service {
+    let name = "alert-sender"
+    var whenItEnds: ServiceEndPolicy { .keepServing }
+    var stopTimeout: Double { 15 }
+
+    let outbox: OutboxRepository
+    let devices: DeviceRepository
+    let push: GorushClient?
+    /// The share link base (`https://petty.example`): a push's `url` is `<base>/stations/<id>`.
+    let shareBase: String
+    let mayAct: @Sendable () -> Bool
+    let health: AlertsHealthUpdate
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    let interval: Double
+    let batch: Int
+    let folding = BurstFolding()
+    /// After a failed delivery, rows wait this long before the next try.
+    let retryDelay: TimeInterval
+    private let recent = Mutex<[Int64: [Date]]?>(nil)
+
+    /// One pass's pushes, as sent, for `record`.
+    struct Attempt {
+        struct Sent {
+            var push: PushPlan.Push
+            var deviceID: Int64
+            var token: String
+        }
+
+        var sent: [Sent] = []
+        var outcome = GorushClient.Outcome()
+        var failure: PushError?
+    }
+
+    init(
+        client: PostgresClient, push: GorushClient?, shareBase: String, mayAct: @escaping @Sendable () -> Bool, health: @escaping AlertsHealthUpdate,
+        logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }, interval: Double = 1, batch: Int = 500, retryDelay: TimeInterval = 30
+    ) {
+        outbox = OutboxRepository(client: client)
+        devices = DeviceRepository(client: client)
+        self.push = push
+        self.shareBase = shareBase
+        self.mayAct = mayAct
+        self.health = health
+        self.logger = logger
+        self.clock = clock
+        self.interval = interval
+        self.batch = batch
+        self.retryDelay = retryDelay
+    }
+
+    func run() async throws {
+        health { $0.relay = self.push == nil ? "not configured" : "ok" }
+        while !Task.isCancelled {
+            if mayAct(), push != nil {
+                do {
+                    _ = try await deliverOnce()
+                } catch {
+                    logger.warning("alerts: delivery waits for the database: \(error)")
+                }
+            }
+            try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+        }
+    }
+
+    /// Sends what is due and records it; returns the rows delivered.
+    @discardableResult
+    func deliverOnce() async throws -> Int {
+        let due = try await outbox.dueForDelivery(limit: batch)
+        let attempt = try await send(due)
+        let delivered = try await record(attempt)
+        let backlog = try await outbox.backlog()
+        health { health in
+            health.backlog = backlog.count
+            health.oldestUnsentSeconds = backlog.oldestDueSeconds
+        }
+        return delivered
+    }
+
+    /// Plans and sends the pushes for `due`; nothing is marked yet.
+    func send(_ due: [DueNotification]) async throws -> Attempt {
+        var attempt = Attempt()
+        guard let push, !due.isEmpty else { return attempt }
+        let now = clock()
+        var recentSends = try await recentSends()
+        var byDevice: [Int64: [DueNotification]] = [:]
+        var order: [Int64] = []
+        for row in due {
+            if byDevice[row.entry.deviceID] == nil { order.append(row.entry.deviceID) }
+            byDevice[row.entry.deviceID, default: []].append(row)
+        }
+        var messages: [PushMessage] = []
+        for deviceID in order {
+            let rows = byDevice[deviceID]!
+            var byID: [Int64: (DueNotification, AlertPayload)] = [:]
+            var pending: [PushPlan.Pending] = []
+            for row in rows {
+                guard let payload = AlertPayload(json: row.entry.payload) else {
+                    try await outbox.recordFailure(ids: [row.entry.id], error: "unreadable payload", retryAt: .distantFuture)
+                    continue
+                }
+                byID[row.entry.id] = (row, payload)
+                pending.append(PushPlan.Pending(id: row.entry.id, title: payload.title, message: payload.message, summaryGroup: payload.summaryGroup))
+            }
+            let (pushes, retryAt) = PushPlan.plan(pending, recentSends: recentSends[deviceID] ?? [], now: now, folding: folding)
+            if let retryAt {
+                let held = pending.filter { $0.summaryGroup == nil }.map(\.id)
+                try await outbox.hold(ids: held, until: retryAt)
+            }
+            for planned in pushes {
+                let (row, payload) = byID[planned.ids[0]]!
+                messages.append(PushMessage(
+                    token: row.pushToken, platform: row.platform == .ios ? .ios : .android, title: planned.title, message: planned.message,
+                    collapseID: row.entry.collapseID,
+                    data: PushData(alertID: row.entry.alertID ?? 0, stationID: payload.stationID, fuel: payload.fuel, price: payload.price,
+                                   url: "\(shareBase)/stations/\(payload.stationID)")))
+                attempt.sent.append(Attempt.Sent(push: planned, deviceID: deviceID, token: row.pushToken))
+                if planned.isImmediate { recentSends[deviceID, default: []].append(now) }
+            }
+        }
+        self.recent.withLock { $0 = recentSends }
+        do {
+            attempt.outcome = try await push.send(messages)
+        } catch let error as PushError {
+            attempt.failure = error
+        }
+        return attempt
+    }
+
+    /// Marks what the relay took, stops dead tokens and schedules failures again; returns the rows delivered.
+    func record(_ attempt: Attempt) async throws -> Int {
+        let now = clock()
+        if let failure = attempt.failure {
+            let ids = attempt.sent.flatMap(\.push.ids)
+            try await outbox.recordFailure(ids: ids, error: failure.description, retryAt: now.addingTimeInterval(retryDelay))
+            logger.warning("alerts: \(ids.count) notifications not delivered: \(failure)")
+            health { health in
+                health.relay = failure.description
+                health.failed += ids.count
+            }
+            return 0
+        }
+        var delivered = 0
+        var failed = 0
+        var killed: Set<Int64> = []
+        for sent in attempt.sent {
+            if attempt.outcome.deadTokens.contains(sent.token) {
+                if killed.insert(sent.deviceID).inserted {
+                    try await devices.markTokenDead(id: sent.deviceID, token: sent.token)
+                    logger.notice("alerts: device \(sent.deviceID)'s token \(TokenRedaction.tail(sent.token)) is dead: its pushes stop until the app sends a new one")
+                }
+                failed += sent.push.ids.count
+            } else if let error = attempt.outcome.failedTokens[sent.token] {
+                try await outbox.recordFailure(ids: sent.push.ids, error: error, retryAt: now.addingTimeInterval(retryDelay))
+                failed += sent.push.ids.count
+            } else {
+                // One statement per push: its rows share one sent_at, which is how a folded push counts once.
+                try await outbox.markSent(ids: sent.push.ids)
+                delivered += sent.push.ids.count
+            }
+        }
+        health { health in
+            health.relay = "ok"
+            health.sent += delivered
+            health.failed += failed
+        }
+        return delivered
+    }
+
+    private func recentSends() async throws -> [Int64: [Date]] {
+        let now = clock()
+        if let held = recent.withLock({ $0 }) {
+            return held.compactMapValues { sends in
+                let kept = sends.filter { $0 > now.addingTimeInterval(-folding.window) }
+                return kept.isEmpty ? nil : kept
+            }
+        }
+        return try await outbox.recentSends(within: folding.window)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// One notification the evaluator decided to send. `key` is unique per decision (alert, station, fuel and the
+/// crossing or publication it answers), so deciding it twice writes one outbox row.
+public struct AlertDecision: Sendable, Equatable {
+    public var key: String
+    /// What the phone collapses resends by: derived from `key`, so a resend after a crash shows once.
+    public var collapseID: String
+    public var alertID: Int64
+    public var deviceID: Int64
+    public var station: StationID
+    public var fuel: FuelType
+    public var price: PriceTenths
+    public var title: String
+    public var message: String
+    /// Not before this instant (quiet hours, a daily summary); nil for now.
+    public var deliverAfter: Date?
+    /// Decisions sharing a group are sent as one summary push (a `daily` alert's day).
+    public var summaryGroup: String?
+
+    public init(
+        key: String, alertID: Int64, deviceID: Int64, station: StationID, fuel: FuelType, price: PriceTenths, title: String,
+        message: String, deliverAfter: Date? = nil, summaryGroup: String? = nil
+    ) {
+        self.key = key
+        self.collapseID = "petty-" + key
+        self.alertID = alertID
+        self.deviceID = deviceID
+        self.station = station
+        self.fuel = fuel
+        self.price = price
+        self.title = title
+        self.message = message
+        self.deliverAfter = deliverAfter
+        self.summaryGroup = summaryGroup
+    }
+
+    /// The key of a decision answering a price seen in snapshot `version`.
+    static func key(alert: Int64, station: StationID, fuel: FuelType, version: UInt64) -> String {
+        "a\(alert).s\(station.rawValue).\(fuel.rawValue).v\(version)"
+    }
+}

@@ -1,0 +1,121 @@
+import AlertStore
+import FakeRelay
+import Foundation
+import Fuel
+import Testing
+
+@testable import App
+
+/// The evaluator and the sender against a real PostgreSQL and the fake relay (Tests/postgres/run.sh AlertsLive).
+@Suite(.serialized, .enabled(if: AlertsLiveWorld.base != nil, AlertsLiveWorld.skipReason))
+struct AlertsLiveEngineTests {
+    @Test func aCrossingGivesExactlyOneOutboxRowAndOneDelivery() async throws {
+        try await AlertsLiveWorld.with { world in
+            _ = try await world.subscribe()
+            let evaluator = world.evaluator()
+            world.publish(1, station1: 1_900)
+            await evaluator.tick()
+            world.publish(2, station1: 1_840)
+            await evaluator.tick()
+            await evaluator.tick()
+            #expect(try await world.notificationCount() == 1)
+            let sender = world.sender()
+            #expect(try await sender.deliverOnce() == 1)
+            #expect(try await sender.deliverOnce() == 0)
+            let received = world.relay.received
+            #expect(received.count == 1)
+            #expect(received.first?.message == "U91 is 184.0 c/L, at or below your 185.0")
+            #expect(received.first?.collapseID == "petty-a1.s1.U91.v2")
+            #expect(received.first?.data["url"] == "https://petty.example/stations/1")
+            #expect(world.healthValue.withLock { ($0.lastEvaluatedVersion, $0.decisions, $0.sent, $0.backlog) } == (2, 1, 1, 0))
+        }
+    }
+
+    @Test func aSenderCrashBetweenSendingAndMarkingResendsWithTheSameCollapseID() async throws {
+        try await AlertsLiveWorld.with { world in
+            _ = try await world.subscribe()
+            let evaluator = world.evaluator()
+            world.publish(1, station1: 1_900)
+            await evaluator.tick()
+            world.publish(2, station1: 1_840)
+            await evaluator.tick()
+            let crashed = world.sender()
+            // Sent, then "killed" before recording.
+            _ = try await crashed.send(try await OutboxRepository(client: world.client).dueForDelivery(limit: 10))
+            #expect(world.relay.received.count == 1)
+            #expect(try await world.sender().deliverOnce() == 1)
+            let received = world.relay.received
+            #expect(received.count == 2)
+            #expect(Set(received.compactMap(\.collapseID)) == ["petty-a1.s1.U91.v2"])
+            #expect(try await world.sender().deliverOnce() == 0)
+        }
+    }
+
+    @Test func aStaleFenceTokenDecidesNothing() async throws {
+        try await AlertsLiveWorld.with { world in
+            _ = try await world.subscribe()
+            _ = try await OutboxRepository(client: world.client).decide([], token: FenceToken(generation: 3, revision: 7))
+            world.token.withLock { $0 = FenceToken(generation: 3, revision: 6) }
+            let evaluator = world.evaluator()
+            world.publish(1, station1: 1_900)
+            await evaluator.tick()
+            world.publish(2, station1: 1_840)
+            await evaluator.tick()
+            #expect(try await world.notificationCount() == 0)
+            #expect(world.healthValue.withLock { $0.evaluatorRole } == .standby)
+            // The current leader's token decides the same crossing.
+            world.token.withLock { $0 = FenceToken(generation: 3, revision: 8) }
+            await evaluator.tick()
+            world.publish(3, station1: 1_830)
+            await evaluator.tick()
+            #expect(try await world.notificationCount() == 1)
+        }
+    }
+
+    @Test func aDeadTokenStopsTheDevicesPushes() async throws {
+        try await AlertsLiveWorld.with { world in
+            let (device, token) = try await world.subscribe()
+            world.relay.markDead(token)
+            let evaluator = world.evaluator()
+            world.publish(1, station1: 1_900)
+            await evaluator.tick()
+            world.publish(2, station1: 1_840)
+            await evaluator.tick()
+            let sender = world.sender()
+            #expect(try await sender.deliverOnce() == 0)
+            let dead = try await world.client.query("SELECT token_dead FROM devices WHERE id = $1", [.text(String(device))]).first?.bool("token_dead")
+            #expect(dead == true)
+            // Re-armed and crossed again: decided, but never pushed to the dead token.
+            world.publish(3, station1: 1_900)
+            await evaluator.tick()
+            world.publish(4, station1: 1_800)
+            await evaluator.tick()
+            #expect(try await world.notificationCount() == 2)
+            #expect(try await sender.deliverOnce() == 0)
+            #expect(world.relay.requests == 1)
+            #expect(world.healthValue.withLock { $0.backlog } == 0)
+        }
+    }
+
+    @Test func snapshotsPublishedWhileTheDatabaseWasDownAreEvaluatedWhenItReturns() async throws {
+        try await AlertsLiveWorld.with { world in
+            _ = try await world.subscribe()
+            let evaluator = world.evaluator()
+            world.publish(1, station1: 1_900)
+            await evaluator.tick()
+            try await world.takeDatabaseDown()
+            world.publish(2, station1: 1_840)
+            await evaluator.tick()
+            world.publish(3, station1: 1_845)
+            await evaluator.tick()
+            #expect(world.healthValue.withLock { $0.status } == .degraded)
+            try await world.bringDatabaseBack()
+            for _ in 0..<40 where world.healthValue.withLock({ $0.lastEvaluatedVersion }) != 3 {
+                await evaluator.tick()
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            let keys = try await world.client.query("SELECT decision_key FROM notifications").rows.compactMap { $0["decision_key"] }
+            #expect(keys == ["a1.s1.U91.v3"], "the crossing is decided once, when the database returns")
+        }
+    }
+}

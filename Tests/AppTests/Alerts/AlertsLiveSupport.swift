@@ -1,0 +1,113 @@
+import AlertStore
+import API
+import FakeRelay
+import Foundation
+import Fuel
+import HTTP
+import Postgres
+import Push
+import Synchronization
+import Testing
+
+@testable import App
+
+/// A fresh migrated database per test on the live server (PETTY_TEST_DATABASE_URL), the evaluator and sender over it,
+/// a fake relay, and snapshots published by hand.
+final class AlertsLiveWorld: @unchecked Sendable {
+    static let base: PostgresConfiguration? = {
+        guard let url = ProcessInfo.processInfo.environment["PETTY_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
+        return try? PostgresConfiguration(url: url)
+    }()
+
+    static let skipReason: Comment = "PETTY_TEST_DATABASE_URL is not set: the live alert engine tests run from Tests/postgres/run.sh"
+
+    let client: PostgresClient
+    let admin: PostgresClient
+    let database: String
+    let relay: FakeRelay
+    let published = Mutex<FuelIndex>(FuelIndex(snapshot: .empty))
+    let healthValue = Mutex(AlertsHealth())
+    let token = Mutex<FenceToken?>(FenceToken(generation: 0, revision: 1))
+    let t0 = Date(timeIntervalSince1970: 1_796_000_000)
+
+    init(client: PostgresClient, admin: PostgresClient, database: String) throws {
+        self.client = client
+        self.admin = admin
+        self.database = database
+        relay = try FakeRelay().start()
+    }
+
+    /// Runs `body` with a world on a new database, then drops it.
+    static func with(_ body: (AlertsLiveWorld) async throws -> Void) async throws {
+        let admin = PostgresClient(configuration: base!, maxConnections: 1)
+        let name = "alerts_engine_\(UInt32.random(in: 0...UInt32.max))"
+        _ = try await admin.query("CREATE DATABASE \(name)")
+        var configuration = base!
+        configuration.database = name
+        configuration.connectTimeout = 1
+        let client = PostgresClient(configuration: configuration, maxConnections: 4, backoff: ReconnectBackoff(base: 0.05, cap: 0.2))
+        let world = try AlertsLiveWorld(client: client, admin: admin, database: name)
+        defer { world.relay.stop() }
+        var failure: Error?
+        do {
+            try await Migrator().migrate(client)
+            try await body(world)
+        } catch {
+            failure = error
+        }
+        client.shutdown()
+        _ = try? await admin.query("ALTER DATABASE \(name) WITH ALLOW_CONNECTIONS true")
+        _ = try? await admin.query("DROP DATABASE \(name) WITH (FORCE)")
+        admin.shutdown()
+        if let failure { throw failure }
+    }
+
+    var health: AlertsHealthUpdate { { change in self.healthValue.withLock { change(&$0) } } }
+
+    func evaluator() -> AlertEvaluatorService {
+        AlertEvaluatorService(client: client, current: { self.published.withLock { $0 } }, leadership: { self.token.withLock { $0 } },
+                              health: health, logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { self.t0 })
+    }
+
+    func sender() -> AlertSenderService {
+        let push = GorushClient(settings: PushSettings(url: relay.baseURL, topic: "au.petty.app", retry: PushRetry(attempts: 2, base: 0.01)))
+        return AlertSenderService(client: client, push: push, shareBase: "https://petty.example", mayAct: { true }, health: health,
+                                  logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { Date() })
+    }
+
+    /// Publishes snapshot `version` with station 1's U91 at `tenths` (and a steady filler so the price counts).
+    func publish(_ version: UInt64, station1 tenths: Int) {
+        let instant = t0.addingTimeInterval(Double(version) * 60)
+        var entries = (50..<70).map { n in StationEntry(station: Self.station(n), prices: [StationPrice(fuel: .U91, price: PriceTenths(tenths: 1_900), updatedAt: t0, seenAt: t0)]) }
+        entries.append(StationEntry(station: Self.station(1), prices: [StationPrice(fuel: .U91, price: PriceTenths(tenths: tenths), updatedAt: instant, seenAt: instant)]))
+        let snapshot = Snapshot(version: version, changedAt: instant, entries: entries, statuses: [])
+        published.withLock { $0 = FuelIndex(snapshot: snapshot) }
+    }
+
+    static func station(_ n: Int) -> Station {
+        Station(id: StationID(n), key: StationKey(provider: .nsw, sourceID: "\(n)"), name: "Station \(n)", brand: "Ampol", address: "1 Main St",
+                suburb: "Town", state: .NSW, postcode: "2000", location: Coordinate(latitude: -33.87, longitude: 151.20 + Double(n) / 100))
+    }
+
+    /// A device with a `price_below` 185.0 alert on station 1; returns (device id, push token).
+    func subscribe(token: String = "apns-token-0123456789abcdef") async throws -> (Int64, String) {
+        let (device, _) = try await DeviceRepository(client: client).create(platform: .ios, pushToken: token, timeZone: "Australia/Sydney")
+        _ = try await AlertRepository(client: client).create(deviceID: device.id, AlertDefinition(
+            kind: .priceBelow, fuel: .U91, target: .stations([1]), threshold: PriceTenths(tenths: 1_850)))
+        return (device.id, token)
+    }
+
+    func notificationCount() async throws -> Int {
+        try await client.query("SELECT count(*) AS n FROM notifications").first?.int("n") ?? -1
+    }
+
+    /// Refuses new connections to the test database and ends the open ones: the database is down for the client.
+    func takeDatabaseDown() async throws {
+        _ = try await admin.query("ALTER DATABASE \(database) WITH ALLOW_CONNECTIONS false")
+        _ = try await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [.text(database)])
+    }
+
+    func bringDatabaseBack() async throws {
+        _ = try await admin.query("ALTER DATABASE \(database) WITH ALLOW_CONNECTIONS true")
+    }
+}
