@@ -27,7 +27,7 @@ mapfile -t FUEL_SOURCES < <(find Sources/Fuel -name '*.swift' | LC_ALL=C sort)
 # Not Sources/Providers/Sample or the clients: Sample needs Bundle.module, and neither parses payloads.
 mapfile -t PROVIDERS_SOURCES < <(find Sources/Providers/Adapters Sources/Providers/Support -name '*.swift' | LC_ALL=C sort)
 # The snapshot file's codec, seal and load limits: App's persistence without the rest of App.
-PERSISTENCE_SOURCES=(Sources/App/Persistence/{SnapshotCodec,SnapshotCodec+Persistable,LoadLimits,FileSeal}.swift)
+PERSISTENCE_SOURCES=(Sources/App/Persistence/{SnapshotCodec,SnapshotCodec+Entry,SnapshotCodec+TomorrowOnly,ByteCoding,SnapshotCodec+Persistable,LoadLimits,FileSeal}.swift)
 
 # hash <extra text> <files...>: one digest of the text and the files' names and contents.
 hash_inputs() {
