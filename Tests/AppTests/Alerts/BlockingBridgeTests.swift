@@ -9,12 +9,12 @@ import Testing
         let gate = BlockingBridge.Gate(loops: 2)
         #expect(gate.limit == 1)
         let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let release = Flag()
         let first = Mutex<Result<Int, any Error>?>(nil)
         let waiter = Thread {
             let result = Result { try BlockingBridge.run(deadline: 5, gate: gate) { () async -> Int in
                 started.signal()
-                await Task.detached { release.wait() }.value
+                while !release.isSet { try? await Task.sleep(nanoseconds: 5_000_000) }
                 return 1
             } }
             first.withLock { $0 = result }
@@ -26,7 +26,7 @@ import Testing
             #expect(throws: BlockingBridge.Busy.self) { try BlockingBridge.run(deadline: 5, gate: gate) { 2 } }
         }
         #expect(refusedIn < .seconds(1), "refused without waiting for the database")
-        release.signal()
+        release.set()
         while first.withLock({ $0 == nil }) { Thread.sleep(forTimeInterval: 0.005) }
         #expect(try first.withLock { $0! }.get() == 1)
         // The gate is free again: the next caller is served.
@@ -45,4 +45,11 @@ import Testing
         }
         #expect(gate.current == 0)
     }
+}
+
+/// A flag the slow "database" polls (without blocking the cooperative pool's threads).
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
