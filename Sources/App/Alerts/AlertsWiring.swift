@@ -14,7 +14,8 @@ enum AlertsWiring {
         guard let database = config.database else { return nil }
         let runtime = AlertsRuntime(configuration: database, logger: logger.labelled("alerts"))
         app.register(service: runtime)
-        context.alertsBackend = StoreAlertsBackend(runtime: runtime, logger: logger.labelled("alerts"))
+        context.alertsBackend = StoreAlertsBackend(
+            runtime: runtime, logger: logger.labelled("alerts"), gate: BlockingBridge.Gate(loops: app.server.threads))
         let reported = SharedAlertsHealth()
         // Nothing is decided or sent before the schema is migrated.
         let gated: AlertLeadership = { runtime.isReady ? leadership() : nil }

@@ -11,8 +11,11 @@ import Postgres
 struct StoreAlertsBackend: AlertsBackend {
     let runtime: AlertsRuntime
     let logger: Logger
-    /// Longer than one query on a healthy server, shorter than a client's patience.
-    var deadline: Double = 3
+    /// How many event loops may wait on the database at once.
+    let gate: BlockingBridge.Gate
+    /// Longer than one query on a healthy server (about a millisecond on a local socket), shorter than a client's
+    /// patience, and short enough that a loop held by a slow database is back soon.
+    var deadline: Double = 2
 
     var unavailableReason: String? { runtime.unavailableReason }
 
@@ -93,13 +96,16 @@ struct StoreAlertsBackend: AlertsBackend {
     /// never shown. `AlertStoreError.alertLimitReached` passes through for the caller.
     private func call<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async throws -> T) throws -> T {
         do {
-            let value = try BlockingBridge.run(deadline: deadline, work)
+            let value = try BlockingBridge.run(deadline: deadline, gate: gate, work)
             runtime.recordReachable()
             return value
         } catch let error as AlertStoreError {
             if case .alertLimitReached = error { throw error }
             logger.error("alerts: could not \(what): \(error)")
             throw AlertsBackendError.unavailable("price alerts could not be stored: try again shortly")
+        } catch is BlockingBridge.Busy {
+            logger.warning("alerts: refused to \(what): \(gate.limit) event loop(s) already waiting on the database")
+            throw AlertsBackendError.unavailable("price alerts are busy: try again shortly")
         } catch is BlockingBridge.TimedOut {
             runtime.recordUnreachable(PostgresError.timedOut(seconds: deadline))
             logger.error("alerts: could not \(what): no answer from the database within \(deadline) s")
