@@ -309,6 +309,21 @@ extension FleetCoordinatorTests {
         clock.advance(5)
         await b.cycle()
         let after = etcd.state.withLock { $0.calls.filter { $0 == "kv/range" }.count } - before
-        #expect(after == 12, "a lease on, the members once more: \(after)")
+        #expect(after == 11, "a lease on, one read of the whole prefix, the members with it: \(after)")
+        #expect(b.status.memberURLs == ["http://a:8080", "http://b:8080"])
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// A gateway without `/v3/watch` (or an https endpoint) leaves the member polling every interval.
+    @Test func withoutAWatchTheMemberPolls() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let a = coordinator(etcd, name: "a"), b = coordinator(etcd, name: "b")
+        await a.cycle()
+        await b.cycle()
+        await b.cycle()
+        let revision = try await b.client.read(prefix: "/t/").revision
+        #expect(await b.awaitChange(after: revision) == false)
     }
 }

@@ -46,6 +46,9 @@ public final class FakeEtcd: Sendable {
 
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
+    /// Client connections open now (kept-alive ones included).
+    public var openConnections: Int { app.metrics.snapshot().openConnections }
+
     // MARK: Test switches
 
     /// etcd let the lease lapse: its keys go with it.

@@ -13,6 +13,7 @@ public final class EtcdClient: Sendable {
     let credentials: EtcdCredentials?
     let timeout: TimeInterval
     private let session: URLSession
+    let plain = PlainHTTP()
     private let state = Mutex(State())
 
     private struct State {
@@ -42,6 +43,9 @@ public final class EtcdClient: Sendable {
 
     /// The endpoint calls go to first (the last one that answered).
     public var currentEndpoint: URL { endpoints[state.withLock { $0.preferred }] }
+
+    /// The token calls carry now (nil: none yet or auth is off).
+    var heldToken: String? { state.withLock { $0.token.flatMap { $0.isEmpty ? nil : $0 } } }
 
     // MARK: - Leases
 
@@ -75,8 +79,22 @@ public final class EtcdClient: Sendable {
 
     /// Every key from `start` (included) to `end` (excluded), in key order.
     public func range(from start: String, to end: String) async throws(EtcdError) -> [EtcdKeyValue] {
-        let answer = try await call("v3/kv/range", ["key": ProtoJSON.base64(start), "range_end": ProtoJSON.base64(end)])
-        return try Self.keyValues(answer["kvs"])
+        try await read(from: start, to: end).kvs
+    }
+
+    /// Every key from `start` (included) to `end` (excluded), in key order, and the revision they were read at.
+    public func read(from start: String, to end: String) async throws(EtcdError) -> (kvs: [EtcdKeyValue], revision: Int64) {
+        try await read(key: ProtoJSON.base64(start), end: ProtoJSON.base64(end))
+    }
+
+    /// Every key under `prefix`, in key order, and the revision they were read at.
+    public func read(prefix: String) async throws(EtcdError) -> (kvs: [EtcdKeyValue], revision: Int64) {
+        try await read(key: ProtoJSON.base64(prefix), end: ProtoJSON.base64(ProtoJSON.prefixEnd(prefix)))
+    }
+
+    private func read(key: String, end: String) async throws(EtcdError) -> (kvs: [EtcdKeyValue], revision: Int64) {
+        let answer = try await call("v3/kv/range", ["key": key, "range_end": end])
+        return (try Self.keyValues(answer["kvs"]), ProtoJSON.int64((answer["header"] as? ProtoJSON.Object)?["revision"]))
     }
 
     /// The names of at most `limit` keys under `prefix` (no values), in key order.
@@ -196,7 +214,7 @@ public final class EtcdClient: Sendable {
             do { encoded = try ProtoJSON.encode(body) } catch { throw .malformed("request not encodable") }
             var headers: [(String, String)] = []
             if let token, !token.isEmpty { headers.append(("Authorization", token)) }
-            let answer = try await PlainHTTP.post(endpoint.appendingPathComponent(path), headers: headers, body: encoded, timeout: timeout)
+            let answer = try await plain.post(endpoint.appendingPathComponent(path), headers: headers, body: encoded, timeout: timeout)
             return try EtcdAnswer.read(answer.body, status: answer.status)
         }
         let data: Data, response: URLResponse

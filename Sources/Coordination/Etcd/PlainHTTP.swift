@@ -1,26 +1,38 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
-import Clocks
 #endif
+import Clocks
 
-/// One HTTP/1.0 POST over a blocking socket, for `http://` endpoints. FoundationNetworking on Linux stops the
-/// process ("Transfer completed, but there's no response") on every error answer of etcd's gateway, which comes
-/// chunked with HTTP trailers; an HTTP/1.0 request gets the same answer unchunked, ended by closing the connection.
-/// `https://` endpoints still go through URLSession (TLS).
-enum PlainHTTP {
+/// HTTP/1.1 POSTs over blocking sockets, for `http://` endpoints. FoundationNetworking on Linux stops the process
+/// ("Transfer completed, but there's no response") on every error answer of etcd's gateway, which comes chunked
+/// with HTTP trailers; this client reads those itself. Connections are kept open and reused (a few idle ones per
+/// endpoint), so a fleet member's steady calls cost no TCP handshakes. `https://` endpoints still go through
+/// URLSession (TLS).
+final class PlainHTTP: Sendable {
     struct Answer {
         var status: Int
         var body: Data
     }
 
     static let maxBytes = 16 << 20
+    /// Idle connections kept per endpoint: the renewal and the round loop may call at once.
+    static let idlePerEndpoint = 4
 
-    static func post(_ url: URL, headers: [(String, String)], body: Data, timeout: Double) async throws(EtcdError) -> Answer {
+    private let idle = Mutex([String: [Int32]]())
+
+    init() {}
+
+    deinit {
+        idle.withLock { idle in for fd in idle.values.joined() { close(fd) } }
+    }
+
+    func post(_ url: URL, headers: [(String, String)], body: Data, timeout: Double) async throws(EtcdError) -> Answer {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, EtcdError>, Never>) in
             DispatchQueue.global().async {
                 do throws(EtcdError) {
-                    continuation.resume(returning: .success(try blockingPost(url, headers: headers, body: body, timeout: timeout)))
+                    continuation.resume(returning: .success(try self.blockingPost(url, headers: headers, body: body, timeout: timeout)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
@@ -29,7 +41,98 @@ enum PlainHTTP {
         return try result.get()
     }
 
-    static func blockingPost(_ url: URL, headers: [(String, String)], body: Data, timeout: Double) throws(EtcdError) -> Answer {
+    /// One request and its answer within `timeout`. A kept connection the server closed while idle fails before a
+    /// byte of answer arrives; the request then goes once more over a new connection.
+    func blockingPost(_ url: URL, headers: [(String, String)], body: Data, timeout: Double) throws(EtcdError) -> Answer {
+        let deadline = MonotonicClock.seconds() + timeout
+        let key = Self.endpointKey(url)
+        let request = Self.request(url, headers: headers, body: body, keepAlive: true)
+        if let fd = idle.withLock({ $0[key]?.popLast() }) {
+            var reader = HTTPAnswerReader(fd: fd)
+            do {
+                return try exchange(fd, request, &reader, key: key, deadline: deadline)
+            } catch {
+                close(fd)
+                guard reader.received == 0, MonotonicClock.seconds() < deadline, case .unreachable = error else { throw error }
+            }
+        }
+        let fd = try Self.connect(url, deadline: deadline)
+        var reader = HTTPAnswerReader(fd: fd)
+        do {
+            return try exchange(fd, request, &reader, key: key, deadline: deadline)
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    private func exchange(_ fd: Int32, _ request: [UInt8], _ reader: inout HTTPAnswerReader, key: String, deadline: Double) throws(EtcdError) -> Answer {
+        try Self.send(fd, request, deadline: deadline)
+        let head = try reader.head(before: deadline)
+        let body = try reader.body(head, before: deadline)
+        let kept = head.keepsAlive && idle.withLock { idle -> Bool in
+            guard idle[key, default: []].count < Self.idlePerEndpoint else { return false }
+            idle[key, default: []].append(fd)
+            return true
+        }
+        if !kept { close(fd) }
+        return Answer(status: head.status, body: Data(body))
+    }
+
+    /// Streams the chunked answer to one request over a connection of its own, handing each complete line of the
+    /// body to `line` until it returns true (`.stopped`), `until` passes (`.expired`), `wake` returns true
+    /// (checked every `slice` seconds: `.woken`) or the answer ends (`.ended`). The connection is closed after.
+    enum StreamEnd { case stopped, expired, woken, ended }
+
+    static func stream(
+        _ url: URL, headers: [(String, String)], body: Data, connectTimeout: Double, until: Double, slice: Double,
+        wake: () -> Bool, line: (Data) throws(EtcdError) -> Bool
+    ) throws(EtcdError) -> (status: Int, end: StreamEnd) {
+        let fd = try connect(url, deadline: MonotonicClock.seconds() + connectTimeout)
+        defer { close(fd) }
+        try send(fd, request(url, headers: headers, body: body, keepAlive: false), deadline: MonotonicClock.seconds() + connectTimeout)
+        var reader = HTTPAnswerReader(fd: fd)
+        let head = try reader.head(before: MonotonicClock.seconds() + connectTimeout)
+        guard head.chunked else {
+            let whole = try reader.body(head, before: MonotonicClock.seconds() + connectTimeout)
+            for part in whole.split(separator: 0x0A) where try line(Data(part)) { return (head.status, .stopped) }
+            return (head.status, .ended)
+        }
+        var pending: [UInt8] = []
+        while true {
+            let now = MonotonicClock.seconds()
+            if now >= until { return (head.status, .expired) }
+            if wake() { return (head.status, .woken) }
+            let chunk: [UInt8]?
+            do { chunk = try reader.nextChunk(before: min(until, now + slice)) } catch {
+                if case .unreachable("timed out") = error { continue }
+                throw error
+            }
+            guard let chunk else { return (head.status, .ended) }
+            pending += chunk
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let text = Data(pending[..<newline])
+                pending.removeFirst(newline + 1)
+                if !text.isEmpty, try line(text) { return (head.status, .stopped) }
+            }
+            guard pending.count <= maxBytes else { throw .malformed("a streamed message over \(maxBytes) bytes") }
+        }
+    }
+
+    // MARK: - Sockets
+
+    static func endpointKey(_ url: URL) -> String { "\(url.host ?? "127.0.0.1"):\(url.port ?? 80)" }
+
+    static func request(_ url: URL, headers: [(String, String)], body: Data, keepAlive: Bool) -> [UInt8] {
+        let host = url.host ?? "127.0.0.1"
+        var head = "POST \(url.path.isEmpty ? "/" : url.path) HTTP/1.1\r\nHost: \(host):\(url.port ?? 80)\r\n"
+        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+        if !keepAlive { head += "Connection: close\r\n" }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        return Array((head + "\r\n").utf8) + Array(body)
+    }
+
+    static func connect(_ url: URL, deadline: Double) throws(EtcdError) -> Int32 {
         let host = url.host ?? "127.0.0.1"
         let port = url.port ?? 80
         var hints = addrinfo()
@@ -40,54 +143,37 @@ enum PlainHTTP {
         defer { freeaddrinfo(found) }
         let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
         guard fd >= 0 else { throw .unreachable("no socket (errno \(errno))") }
-        defer { close(fd) }
         // On Linux the send timeout bounds connect() too.
-        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        guard connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else { throw .unreachable(describe(errno)) }
+        setTimeout(fd, SO_SNDTIMEO, deadline: deadline)
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        guard Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            let code = errno
+            close(fd)
+            throw .unreachable(describe(code))
+        }
+        return fd
+    }
 
-        var head = "POST \(url.path.isEmpty ? "/" : url.path) HTTP/1.0\r\nHost: \(host):\(port)\r\n"
-        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        let request = Array((head + "\r\n").utf8) + Array(body)
+    static func send(_ fd: Int32, _ request: [UInt8], deadline: Double) throws(EtcdError) {
         var sent = 0
         while sent < request.count {
-            let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard MonotonicClock.seconds() < deadline else { throw .unreachable("timed out") }
+            setTimeout(fd, SO_SNDTIMEO, deadline: deadline)
+            let n = request[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { throw .unreachable(describe(errno)) }
             sent += n
         }
-
-        let started = MonotonicClock.seconds()
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreachable(describe(errno))
-            }
-            response.append(contentsOf: buffer[0..<n])
-            guard response.count <= maxBytes else { throw .malformed("answer over \(maxBytes) bytes") }
-            if MonotonicClock.elapsed(since: started) > timeout { throw .unreachable("timed out") }
-        }
-        return try parse(response)
     }
 
-    static func parse(_ bytes: [UInt8]) throws(EtcdError) -> Answer {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<($0 + 4)]) == separator }) else {
-            throw .unreachable("the connection closed before a complete answer")
-        }
-        let head = String(decoding: bytes[..<end], as: UTF8.self)
-        let parts = head.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else { throw .malformed("not an HTTP answer") }
-        return Answer(status: status, body: Data(bytes[(end + 4)...]))
+    private static func setTimeout(_ fd: Int32, _ option: Int32, deadline: Double) {
+        let left = max(0.001, deadline - MonotonicClock.seconds())
+        var limit = timeval(tv_sec: Int(left), tv_usec: max(1_000, Int((left - left.rounded(.down)) * 1_000_000)))
+        setsockopt(fd, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    private static func describe(_ code: Int32) -> String {
+    static func describe(_ code: Int32) -> String {
         switch code {
         case ECONNREFUSED: "connection refused"
         case EAGAIN, EINPROGRESS, ETIMEDOUT: "timed out"

@@ -48,6 +48,11 @@ public final class FleetCoordinator: Sendable {
         var nextMembersRead: Double = 0
         /// Whether the fleet's keys were seen (a pointer or a leader) since the generation began.
         var sawFleet = false
+        /// Whether the last round found a fleet at rest enough to wait on a watch (a leader, the generation held).
+        var mayWait = false
+        var lastWatchFailure: String?
+        /// Whether an etcd call failed since the round began (a write to retry soon).
+        var failedInRound = false
     }
 
     public init(
@@ -118,7 +123,9 @@ public final class FleetCoordinator: Sendable {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    if self.state.withLock({ $0.election.lease != nil }) { await self.round() }
+                    var revision: Int64?
+                    if self.state.withLock({ $0.election.lease != nil }) { revision = await self.round() }
+                    if let revision, await self.awaitChange(after: revision) { continue }
                     try? await Task.sleep(nanoseconds: UInt64(self.interval * 1e9))
                 }
             }
@@ -143,19 +150,35 @@ public final class FleetCoordinator: Sendable {
         await round()
     }
 
-    /// Reads the fleet, then campaigns, publishes or registers as due.
+    /// Reads the fleet, then campaigns, publishes or registers as due; the revision read at, nil when etcd failed.
     /// Each round reads the keys before `members/` (leader, pointer, ids: a few hundred bytes whatever the fleet's
     /// size); the member records, which grow with it, only when the leader key is absent (a campaign compares
-    /// them) and otherwise once a lease, so a fleet's read volume grows with its size, not with its square.
-    func round() async {
+    /// them) and otherwise once a lease (then in the same read), so a fleet's read volume grows with its size,
+    /// not with its square.
+    @discardableResult
+    func round() async -> Int64? {
         var kvs: [EtcdKeyValue]
-        do { kvs = try await client.range(from: keys.root, to: keys.membersPrefix) } catch {
+        let revision: Int64
+        let started = monotonic()
+        let membersDue = state.withLock { state in
+            state.failedInRound = false
+            return started >= state.nextMembersRead
+        }
+        do {
+            (kvs, revision) = try await membersDue ? client.read(prefix: keys.root) : client.read(from: keys.root, to: keys.membersPrefix)
+        } catch {
             etcdFailed(error)
-            return
+            return nil
         }
         let now = monotonic()
-        let leaderAbsent = !kvs.contains { $0.key == keys.leader }
-        if leaderAbsent || state.withLock({ now >= $0.nextMembersRead }) {
+        if membersDue {
+            let members = kvs.filter { $0.key.hasPrefix(keys.membersPrefix) }
+            kvs.removeAll { $0.key >= keys.membersPrefix }
+            state.withLock { state in
+                state.memberKVs = members
+                state.nextMembersRead = now + Double(settings.leaseSeconds)
+            }
+        } else if !kvs.contains(where: { $0.key == keys.leader }) {
             do {
                 let members = try await client.range(prefix: keys.membersPrefix)
                 state.withLock { state in
@@ -164,7 +187,7 @@ public final class FleetCoordinator: Sendable {
                 }
             } catch {
                 etcdFailed(error)
-                return
+                return nil
             }
         }
         kvs += state.withLock { $0.memberKVs }
@@ -179,6 +202,32 @@ public final class FleetCoordinator: Sendable {
         }
         await register()
         await checkNeighbours(view)
+        state.withLock { $0.mayWait = generationHeld && view.leader != nil && !$0.failedInRound }
+        return revision
+    }
+
+    /// At idle, waits up to a lease on a watch of the keys before `members/` instead of reading them again each
+    /// `interval`; the next round then reads the member records too, so a quiet fleet costs each member one read
+    /// and one watch per lease besides its keep-alives. A leaderless fleet, a new generation or a failed watch
+    /// polls every `interval` instead (false). The wait ends early when this member has something to write (a
+    /// newer dataset to publish or register) or its lease or role changed.
+    func awaitChange(after revision: Int64) async -> Bool {
+        let (mayWait, lease, role) = state.withLock { ($0.mayWait, $0.election.lease, $0.election.role) }
+        guard mayWait, let lease, interval > 0 else { return false }
+        let outcome = await client.waitForChange(
+            from: keys.root, to: keys.membersPrefix, after: revision, upTo: Double(settings.leaseSeconds)
+        ) { [self] in
+            let (now, registered) = state.withLock { ($0.election.lease, $0.registered) }
+            if now != lease || state.withLock({ $0.election.role }) != role { return true }
+            return currentRecord() != registered
+        }
+        if case .failed(let why) = outcome {
+            if state.withLock({ $0.lastWatchFailure != why }) { log("fleet: watching etcd failed (\(why)); reading every \(interval) s") }
+            state.withLock { $0.lastWatchFailure = why }
+            return false
+        }
+        state.withLock { $0.lastWatchFailure = nil }
+        return true
     }
 
     // MARK: - Lease
@@ -366,13 +415,9 @@ public final class FleetCoordinator: Sendable {
     }
 
     private func register() async {
-        let (lease, role, epoch, registered, generation) = state.withLock {
-            ($0.election.lease, $0.election.role, $0.status.epoch, $0.registered, $0.generation.number)
-        }
+        let (lease, registered) = state.withLock { ($0.election.lease, $0.registered) }
         guard let lease else { return }
-        let record = MemberRecord(
-            url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue, live: member.holdsLiveData,
-            ids: member.idMark, generation: generation)
+        let record = currentRecord()
         guard record != registered else { return }
         do {
             try await client.put(EtcdPut(key: keys.member(settings.memberName), value: FleetJSON.encode(record), lease: lease))
@@ -384,6 +429,14 @@ public final class FleetCoordinator: Sendable {
         } catch {
             etcdFailed(error)
         }
+    }
+
+    /// The record this member would register now.
+    private func currentRecord() -> MemberRecord {
+        let (role, epoch, generation) = state.withLock { ($0.election.role, $0.status.epoch, $0.generation.number) }
+        return MemberRecord(
+            url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue, live: member.holdsLiveData,
+            ids: member.idMark, generation: generation)
     }
 
     // MARK: - Status
@@ -414,7 +467,10 @@ public final class FleetCoordinator: Sendable {
     private func etcdFailed(_ error: EtcdError) {
         let text = error.description
         let first = state.withLock { state -> Bool in
-            defer { state.status.etcd = text }
+            defer {
+                state.status.etcd = text
+                state.failedInRound = true
+            }
             return state.status.etcd != text
         }
         if first { log("fleet: \(text)") }
