@@ -54,16 +54,8 @@ struct TomorrowBody {
         json.raw(",\"expected_at\":")
         json.string(ISOTimestamp.string(board.expectedAt))
         if board.isPublished {
-            var counts: [TomorrowVerdict: Int] = [:]
-            for row in rows { counts[row.comparison.verdict, default: 0] += 1 }
-            json.raw(",\"summary\":{\"today_cheaper\":")
-            json.int(counts[.todayCheaper] ?? 0)
-            json.raw(",\"tomorrow_cheaper\":")
-            json.int(counts[.tomorrowCheaper] ?? 0)
-            json.raw(",\"same\":")
-            json.int(counts[.same] ?? 0)
-            json.raw(",\"no_price_today\":")
-            json.int(counts[.noPriceToday] ?? 0)
+            json.raw(",\"summary\":{")
+            writeCounts(of: rows.map(\.comparison.verdict), into: &json)
             json.raw("}")
         }
         json.raw(",\"stations\":[")
@@ -83,6 +75,20 @@ struct TomorrowBody {
         json.raw(meta.fields)
         json.raw("}}")
         return json.bytes
+    }
+
+    /// `"today_cheaper":n,"tomorrow_cheaper":n,"same":n,"no_price_today":n`: every verdict counted, also by the summary.
+    static func writeCounts(of verdicts: [TomorrowVerdict], into json: inout JSONWriter) {
+        var counts: [TomorrowVerdict: Int] = [:]
+        for verdict in verdicts { counts[verdict, default: 0] += 1 }
+        json.raw("\"today_cheaper\":")
+        json.int(counts[.todayCheaper] ?? 0)
+        json.raw(",\"tomorrow_cheaper\":")
+        json.int(counts[.tomorrowCheaper] ?? 0)
+        json.raw(",\"same\":")
+        json.int(counts[.same] ?? 0)
+        json.raw(",\"no_price_today\":")
+        json.int(counts[.noPriceToday] ?? 0)
     }
 
     private static func write(_ row: Row, into json: inout JSONWriter) {
