@@ -43,15 +43,17 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
         // A gorush stand-in on loopback for the push, alert and benchmark tests.
         .target(name: "FakeRelay", dependencies: ["HTTP"], path: "Tests/FakeRelay"),
+        // The live PostgreSQL of the alert suites, and a fresh database per test on it.
+        .target(name: "LivePostgres", dependencies: ["Postgres"], path: "Tests/LivePostgres"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "FuelTests", dependencies: ["Fuel", "TestSupport"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Fuel", "HTTP", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Crypto", "Clocks"]),
-        .testTarget(name: "AlertStoreTests", dependencies: ["AlertStore", "Fuel", "Postgres", "Crypto"]),
+        .testTarget(name: "AlertStoreTests", dependencies: ["AlertStore", "Fuel", "Postgres", "Crypto", "LivePostgres"]),
         .testTarget(name: "PushTests", dependencies: ["Push", "FakeRelay"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "HTTP", "TestSupport"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport", "AlertStore", "Postgres", "Push", "FakeRelay"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "API", "HTTP", "Fuel", "Providers", "TestSupport", "AlertStore", "Postgres", "Push", "FakeRelay", "LivePostgres"]),
     ],
     swiftLanguageModes: [.v6]
 )

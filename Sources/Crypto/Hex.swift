@@ -18,14 +18,15 @@ public enum Hex {
         out.reserveCapacity(utf8.count / 2)
         var index = 0
         while index < utf8.count {
-            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+            guard let high = digitValue(utf8[index]), let low = digitValue(utf8[index + 1]) else { return nil }
             out.append(high << 4 | low)
             index += 2
         }
         return out
     }
 
-    private static func value(_ digit: UInt8) -> UInt8? {
+    /// A hexadecimal digit's value (either case); nil for any other byte.
+    public static func digitValue(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10

@@ -1,12 +1,10 @@
 import Foundation
+import LivePostgres
 import Postgres
 
 /// A fresh database per test on the live server (PETTY_TEST_DATABASE_URL; its role needs CREATEDB), dropped after.
 enum AlertsLiveDatabase {
-    static let base: PostgresConfiguration? = {
-        guard let url = ProcessInfo.processInfo.environment["PETTY_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
-        return try? PostgresConfiguration(url: url)
-    }()
+    static var base: PostgresConfiguration? { LivePostgres.base }
 
     static let isReachable: Bool = {
         guard let base else { return false }
@@ -30,22 +28,11 @@ enum AlertsLiveDatabase {
 
     /// Runs `body` with a client on a new empty database, then drops it.
     static func withFreshDatabase(_ body: (PostgresClient, PostgresConfiguration) async throws -> Void) async throws {
-        let admin = PostgresClient(configuration: base!, maxConnections: 1)
-        let name = "alerts_test_\(UInt32.random(in: 0...UInt32.max))"
-        _ = try await admin.query("CREATE DATABASE \(name)")
-        var configuration = base!
-        configuration.database = name
-        let client = PostgresClient(configuration: configuration, maxConnections: 4)
-        do {
+        try await LivePostgres.withFreshDatabase(prefix: "alerts_test") { configuration, _ in
+            let client = PostgresClient(configuration: configuration, maxConnections: 4)
+            defer { client.shutdown() }
             try await body(client, configuration)
-        } catch {
-            client.shutdown()
-            _ = try? await admin.query("DROP DATABASE \(name) WITH (FORCE)")
-            throw error
         }
-        client.shutdown()
-        _ = try await admin.query("DROP DATABASE \(name) WITH (FORCE)")
-        admin.shutdown()
     }
 }
 

@@ -132,12 +132,9 @@ struct JSONParser {
     private mutating func parseObject() throws -> JSONValue {
         depth += 1
         defer { depth -= 1 }
-        guard depth < 256 else { throw error("nesting too deep") }
-        index += 1
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-        while true {
+        guard try opens(closedBy: "}") else { return .object(members) }
+        repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
             let key = try parseString()
@@ -147,31 +144,39 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             members[key] = try parseValue()
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unterminated object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            throw error("expected ',' or '}'")
-        }
+        } while try continues(closedBy: "}", in: "object")
+        return .object(members)
     }
 
     private mutating func parseArray() throws -> JSONValue {
         depth += 1
         defer { depth -= 1 }
-        guard depth < 256 else { throw error("nesting too deep") }
-        index += 1
         var items: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-        while true {
+        guard try opens(closedBy: "]") else { return .array(items) }
+        repeat {
             skipWhitespace()
             items.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unterminated array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            throw error("expected ',' or ']'")
-        }
+        } while try continues(closedBy: "]", in: "array")
+        return .array(items)
+    }
+
+    /// Steps over an object's or array's opening byte; false when `close` follows at once (it is empty).
+    private mutating func opens(closedBy close: Unicode.Scalar) throws -> Bool {
+        guard depth < 256 else { throw error("nesting too deep") }
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: close) else { return true }
+        index += 1
+        return false
+    }
+
+    /// After an element: true past a comma (another follows), false past `close`.
+    private mutating func continues(closedBy close: Unicode.Scalar, in what: String) throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unterminated \(what)") }
+        if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
+        if bytes[index] == UInt8(ascii: close) { index += 1; return false }
+        throw error("expected ',' or '\(close)'")
     }
 
     private mutating func parseString() throws -> String {

@@ -35,16 +35,11 @@ struct StationIdentityTests {
 
         func feed() -> String {
             let shift = shiftDegrees.withLock { $0 }
-            var xml = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>FuelWatch</title>"#
-            for (index, site) in sites.enumerated() {
-                func escaped(_ text: String) -> String { text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
-                xml += "<item><title>x</title><brand>\(escaped(site.brand))</brand><date>\(StationIdentityTests.day)</date>"
-                xml += "<price>\(String(format: "%.1f", 180.0 + Double(index % 20)))</price><trading-name>\(escaped(site.name))</trading-name>"
-                xml += "<location>\(escaped(site.suburb))</location><address>\(escaped(site.address))</address>"
-                xml += "<latitude>\(String(format: "%.7f", site.location.latitude - shift))</latitude>"
-                xml += "<longitude>\(String(format: "%.7f", site.location.longitude))</longitude></item>"
-            }
-            return xml + "</channel></rss>"
+            return FakeFuelWatch.rss(sites.enumerated().map { index, site in
+                FakeFuelWatch.Item(
+                    name: site.name, brand: site.brand, address: site.address, suburb: site.suburb, day: StationIdentityTests.day,
+                    price: 180.0 + Double(index % 20), latitude: site.location.latitude - shift, longitude: site.location.longitude)
+            })
         }
     }
 

@@ -47,17 +47,12 @@ struct WATomorrowIdentityTests {
         func publish() { published.withLock { $0 = true } }
 
         func feed(tomorrow: Bool) -> String {
-            var xml = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>FuelWatch</title>"#
-            for site in sites {
-                func escaped(_ text: String) -> String { text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
-                xml += "<item><title>x</title><brand>\(escaped(site.brand))</brand>"
-                xml += "<date>\(tomorrow ? WATomorrowIdentityTests.next : WATomorrowIdentityTests.day)</date>"
-                xml += "<price>\(String(format: "%.1f", tomorrow ? site.tomorrow : site.today))</price>"
-                xml += "<trading-name>\(escaped(site.name))</trading-name><location>\(escaped(site.suburb))</location>"
-                xml += "<address>\(escaped(site.address))</address><latitude>\(String(format: "%.7f", site.latitude))</latitude>"
-                xml += "<longitude>\(String(format: "%.7f", site.longitude))</longitude></item>"
-            }
-            return xml + "</channel></rss>"
+            FakeFuelWatch.rss(sites.map { site in
+                FakeFuelWatch.Item(
+                    name: site.name, brand: site.brand, address: site.address, suburb: site.suburb,
+                    day: tomorrow ? WATomorrowIdentityTests.next : WATomorrowIdentityTests.day, price: tomorrow ? site.tomorrow : site.today,
+                    latitude: site.latitude, longitude: site.longitude)
+            })
         }
     }
 

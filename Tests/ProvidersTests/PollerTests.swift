@@ -6,7 +6,13 @@ import Testing
 /// Each poller against the fake provider, merging into a real `FuelStore`: good data arrives, and a failed, empty,
 /// half-size, garbled, hung or oversized answer never removes it. `/health` shows `ProviderStatus`, checked here.
 @Suite(.serialized, .timeLimit(.minutes(3)), .longScenario)
-struct PollerTests {
+final class PollerTests: Sendable {
+    /// Each test's fake provider (a new instance per test), stopped when the test ends.
+    let fake: FakeProvider
+
+    init() throws { fake = try FakeProvider().start() }
+    deinit { fake.stop() }
+
     static let secrets = [FakeProvider.apiKey, FakeProvider.apiSecret, FakeProvider.subscriberToken, FakeProvider.consumerID]
 
     func expectNoSecret(_ text: String?, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -16,8 +22,6 @@ struct PollerTests {
     // MARK: NSW and TAS
 
     @Test func nswFetchesTheFullListFirstThenDeltas() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         let poller = harness.nsw()
         let first = await harness.step(poller)
@@ -39,8 +43,6 @@ struct PollerTests {
     }
 
     @Test func nswRefreshesAnExpiredTokenAndCarriesOn() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         let poller = harness.nsw()
         await harness.step(poller)
@@ -52,8 +54,6 @@ struct PollerTests {
     }
 
     @Test func aFailingNSWKeepsItsStationsAndHealthSaysWhy() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         let poller = harness.nsw()
         await harness.step(poller)
@@ -81,8 +81,6 @@ struct PollerTests {
         (.huge(bytes: 64 * 1024), .failing, "response larger than 32768 bytes"),
     ])
     func aBadFullListNeverRemovesGoodData(behaviour: FakeProvider.Behaviour, state: ProviderHealth.State, error: String) async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         await harness.step(harness.nsw())
         let before = harness.stations(.nsw)
@@ -99,8 +97,6 @@ struct PollerTests {
     }
 
     @Test func tasComesFromTheV2FeedUnderItsOwnProvider() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         await harness.step(harness.tas())
         #expect(fake.last(TASPoller.path)?.query == "states=TAS")
@@ -119,8 +115,6 @@ struct PollerTests {
     }
 
     @Test func liveRSSReplacesTheWASampleStations() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake, seed: try Self.waSample())
         let sampleIDs = Set(harness.stations(.wa).map(\.id))
         #expect(harness.stations(.wa).allSatisfy { $0.station.sourceID.hasPrefix("site-") })
@@ -144,8 +138,6 @@ struct PollerTests {
     }
 
     @Test func aFailingWAProductFailsThePollAndKeepsTheSample() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake, seed: try Self.waSample())
         let before = harness.stations(.wa)
         fake.set(WAPoller.path, .times(4, .status(503)))
@@ -214,8 +206,6 @@ struct PollerTests {
     // MARK: QLD, SA, VIC
 
     @Test func qldMergesSitesAndPricesAndFetchesSitesOncePerDay() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         let poller = harness.informed(.qld)
         await harness.step(poller)
@@ -232,8 +222,6 @@ struct PollerTests {
     }
 
     @Test func aHalfSizeSiteListOrEmptyPriceListIsRejectedAndDataKept() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         await harness.step(harness.informed(.qld))
         let before = harness.stations(.qld)
@@ -252,8 +240,6 @@ struct PollerTests {
     }
 
     @Test func saUsesRegionFour() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         await harness.step(harness.informed(.sa))
         #expect(fake.last(InformedSourcesPoller.sitesPath)?.query == "countryId=21&geoRegionLevel=3&geoRegionId=4")
@@ -263,8 +249,6 @@ struct PollerTests {
     }
 
     @Test func vicMergesPricesWithBrandNames() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         await harness.step(harness.vic())
         let vic = harness.stations(.vic)
@@ -275,8 +259,6 @@ struct PollerTests {
     }
 
     @Test func aProviderRejectingTheTokenIsFailingWithoutQuotingIt() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         let harness = PollerHarness(fake)
         let poller = InformedSourcesPoller(region: .qld, client: harness.client(), auth: SubscriberTokenAuth(token: "bad-token-0000111"),
                                            base: fake.baseURL, interval: 300, timeout: 1)
@@ -290,8 +272,6 @@ struct PollerTests {
     // MARK: Running
 
     @Test func shutdownCancelsAHungPollPromptly() async throws {
-        let fake = try FakeProvider().start()
-        defer { fake.stop() }
         fake.set(InformedSourcesPoller.brandsPath, .hang(seconds: 10))
         let harness = PollerHarness(fake)
         let poller = InformedSourcesPoller(region: .qld, client: harness.client(), auth: SubscriberTokenAuth(token: FakeProvider.subscriberToken),

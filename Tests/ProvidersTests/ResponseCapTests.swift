@@ -38,12 +38,7 @@ struct ResponseCapTests {
             _ = connection.write(tail)
         }
         defer { server.stop() }
-        let client = client()
-        let measured = await ResidentMemory.peak { await client.send(ProviderRequest(base: server.baseURL, path: "/bomb", timeout: 60)) }
-        let growth = measured.peak - measured.before
-        print("gzip bomb: RSS before \(measured.before >> 20) MiB, peak \(measured.peak >> 20) MiB (+\(growth >> 20) MiB), \(server.bytesSent) bytes sent of \(unit.count * Self.bombUnits)")
-        #expect(measured.result.failure == .tooLarge(limit: Self.cap))
-        #expect(growth < Self.growthBound, "RSS grew by \(growth >> 20) MiB")
+        await expectTooLargeWithinTheMemoryBound(server, "gzip bomb") { "\(server.bytesSent) bytes sent of \(unit.count * Self.bombUnits)" }
     }
 
     @Test func anEndlessChunkedBodyFailsAsTooLargeWhileMemoryStaysBounded() async throws {
@@ -54,10 +49,16 @@ struct ResponseCapTests {
             while sent < Self.safetyStop, connection.write(chunk) { sent += chunk.count }
         }
         defer { server.stop() }
+        await expectTooLargeWithinTheMemoryBound(server, "endless body") { "\(server.bytesSent >> 20) MiB sent" }
+    }
+
+    /// Fetches from `server`, expects `.tooLarge`, and expects this process's peak RSS to have grown by less than
+    /// `growthBound`; prints the figures (and `sent`, what the server wrote) under `label`.
+    private func expectTooLargeWithinTheMemoryBound(_ server: RawLoopbackServer, _ label: String, sent: () -> String) async {
         let client = client()
-        let measured = await ResidentMemory.peak { await client.send(ProviderRequest(base: server.baseURL, path: "/endless", timeout: 60)) }
+        let measured = await ResidentMemory.peak { await client.send(ProviderRequest(base: server.baseURL, path: "/body", timeout: 60)) }
         let growth = measured.peak - measured.before
-        print("endless body: RSS before \(measured.before >> 20) MiB, peak \(measured.peak >> 20) MiB (+\(growth >> 20) MiB), \(server.bytesSent >> 20) MiB sent")
+        print("\(label): RSS before \(measured.before >> 20) MiB, peak \(measured.peak >> 20) MiB (+\(growth >> 20) MiB), \(sent())")
         #expect(measured.result.failure == .tooLarge(limit: Self.cap))
         #expect(growth < Self.growthBound, "RSS grew by \(growth >> 20) MiB")
     }

@@ -43,14 +43,10 @@ struct AdviceBody {
     func write(into json: inout JSONWriter) {
         json.raw("{\"city\":")
         if let city { json.string(city.rawValue) } else { json.null() }
-        json.raw(",\"state\":")
-        if let state { json.string(state.rawValue) } else { json.null() }
-        json.raw(",\"fuel\":")
-        json.string(fuel.rawValue)
-        json.raw(",\"advice\":")
-        json.string(verdict.rawValue)
-        json.raw(",\"reason\":")
-        json.string(reason)
+        json.field("state", state?.rawValue)
+        json.field("fuel", fuel.rawValue)
+        json.field("advice", verdict.rawValue)
+        json.field("reason", reason)
         json.raw(",\"cycle\":")
         if let reading {
             Self.write(reading, into: &json)
@@ -68,47 +64,33 @@ struct AdviceBody {
     private static func write(_ reading: CycleReading, into json: inout JSONWriter) {
         json.raw("{\"position\":")
         json.decimal(reading.cycle.position, places: 2)
-        json.raw(",\"direction\":")
-        json.string(reading.cycle.direction.rawValue)
-        json.raw(",\"days_since_low\":")
-        json.int(reading.daysSinceLow)
-        json.raw(",\"days_since_high\":")
-        json.int(reading.daysSinceHigh)
-        json.raw(",\"typical_length_days\":")
-        if let length = reading.typicalLengthDays { json.int(length) } else { json.null() }
-        json.raw(",\"low\":")
-        json.decimal(reading.cycle.low, places: 1)
-        json.raw(",\"high\":")
-        json.decimal(reading.cycle.high, places: 1)
+        json.field("direction", reading.cycle.direction.rawValue)
+        json.field("days_since_low", reading.daysSinceLow)
+        json.field("days_since_high", reading.daysSinceHigh)
+        json.field("typical_length_days", reading.typicalLengthDays)
+        json.field("low", reading.cycle.low, places: 1)
+        json.field("high", reading.cycle.high, places: 1)
         json.raw("},\"history_days\":")
         json.int(reading.historyDays)
-        json.raw(",\"through\":")
-        json.string(reading.through.description)
-        json.raw(",\"average\":")
-        json.decimal(reading.latest, places: 1)
+        json.field("through", reading.through.description)
+        json.field("average", reading.latest, places: 1)
     }
 
     private static func write(_ tomorrow: TomorrowOutlook, into json: inout JSONWriter) {
         json.raw("{\"trading_day\":")
         json.string(tomorrow.tradingDay)
-        json.raw(",\"today_average\":")
-        json.decimal(tomorrow.todayAverage, places: 1)
-        json.raw(",\"tomorrow_average\":")
-        json.decimal(tomorrow.tomorrowAverage, places: 1)
-        json.raw(",\"station_count\":")
-        json.int(tomorrow.stationCount)
+        json.field("today_average", tomorrow.todayAverage, places: 1)
+        json.field("tomorrow_average", tomorrow.tomorrowAverage, places: 1)
+        json.field("station_count", tomorrow.stationCount)
         json.raw("}")
     }
 
     private static func write(_ skill: AdviceSkill, into json: inout JSONWriter) {
         json.raw("{\"hit_rate\":")
         json.decimal(skill.hitRate, places: 2)
-        json.raw(",\"best_baseline\":")
-        json.string(skill.bestBaseline.rawValue)
-        json.raw(",\"baseline_hit_rate\":")
-        json.decimal(skill.baselineHitRate, places: 2)
-        json.raw(",\"days_scored\":")
-        json.int(skill.daysScored)
+        json.field("best_baseline", skill.bestBaseline.rawValue)
+        json.field("baseline_hit_rate", skill.baselineHitRate, places: 2)
+        json.field("days_scored", skill.daysScored)
         json.raw("}")
     }
 }

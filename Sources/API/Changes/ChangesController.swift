@@ -49,13 +49,10 @@ struct ChangesController: RouteCollection {
         // The list meta's `sync_token` is this feed's end: the view's render and its feed come from one basis.
         rendered.meta(for: state).writeListEnd(total: count, limit: limit, offset: nil, into: &json) { json in
             if let since {
-                json.raw(",\"since\":")
-                json.string(ISOTimestamp.string(since))
+                json.field("since", ISOTimestamp.string(since))
             }
-            json.raw(",\"has_more\":")
-            json.bool(page.hasMore)
-            json.raw(",\"next_cursor\":")
-            json.string(next)
+            json.field("has_more", page.hasMore)
+            json.field("next_cursor", next)
         }
         var hash = FNV1a()
         hash.combine(json.bytes)
@@ -73,29 +70,23 @@ struct ChangesController: RouteCollection {
         case .station, .stationRemoved: json.raw("{\"type\":\"station\",\"station_id\":")
         }
         json.int(event.station.rawValue)
-        json.raw(",\"state\":")
-        json.string(event.state.rawValue)
+        json.field("state", event.state.rawValue)
         switch event.kind {
         case .price(let change):
-            json.raw(",\"fuel\":")
-            json.string(change.fuel.rawValue)
-            json.raw(",\"price\":")
-            json.price(change.price)
-            json.raw(",\"updated_at\":")
-            json.string(ISOTimestamp.string(change.updatedAt))
+            json.field("fuel", change.fuel.rawValue)
+            json.field("price", change.price)
+            json.field("updated_at", ISOTimestamp.string(change.updatedAt))
             if standing.contains(.stale) { json.raw(",\"stale\":true") }
             if standing.contains(.implausible) { json.raw(",\"implausible\":true") }
         case .priceRemoved(let fuel):
-            json.raw(",\"fuel\":")
-            json.string(fuel.rawValue)
+            json.field("fuel", fuel.rawValue)
             json.raw(",\"removed\":true")
         case .stationRemoved:
             json.raw(",\"removed\":true")
         case .station:
             break
         }
-        json.raw(",\"changed_at\":")
-        json.string(ISOTimestamp.string(event.changedAt))
+        json.field("changed_at", ISOTimestamp.string(event.changedAt))
         if case .station = event.kind, let slot {
             json.raw(",\"station\":")
             json.raw(rendered.fragments[slot])

@@ -16,7 +16,7 @@ enum DeviceBodies {
     static func device(_ device: RegisteredDevice, _ json: inout JSONWriter) {
         json.raw("{")
         json.key("id"); json.int(Int(device.id))
-        json.raw(","); json.key("secret"); json.string(device.secret)
+        json.field("secret", device.secret)
         json.raw("}")
     }
 
@@ -34,41 +34,41 @@ enum DeviceBodies {
         let definition = alert.definition
         json.raw("{")
         json.key("id"); json.int(Int(alert.id))
-        json.raw(","); json.key("kind"); json.string(definition.kind.rawValue)
-        json.raw(","); json.key("fuel"); json.string(definition.fuel.rawValue)
+        json.field("kind", definition.kind.rawValue)
+        json.field("fuel", definition.fuel.rawValue)
         switch definition.target {
         case .stations(let ids):
-            json.raw(","); json.key("station_ids"); json.raw("[")
+            json.field("station_ids"); json.raw("[")
             for (index, id) in ids.enumerated() {
                 if index > 0 { json.raw(",") }
                 json.int(id.rawValue)
             }
-            json.raw("],"); json.key("near"); json.null()
-            json.raw(","); json.key("radius_km"); json.null()
+            json.raw("]")
+            json.field("near"); json.null()
+            json.field("radius_km"); json.null()
         case .near(let point, let radius):
-            json.raw(","); json.key("station_ids"); json.null()
-            json.raw(","); json.key("near"); json.string(coordinateText(point))
-            json.raw(","); json.key("radius_km"); json.decimal(radius, places: 2)
+            json.field("station_ids"); json.null()
+            json.field("near", coordinateText(point))
+            json.field("radius_km", radius, places: 2)
         }
-        json.raw(","); json.key("threshold"); optionalPrice(definition.threshold, &json)
-        json.raw(","); json.key("change"); optionalPrice(definition.change, &json)
+        json.field("threshold", definition.threshold)
+        json.field("change", definition.change)
         switch definition.delivery {
         case .immediate:
-            json.raw(","); json.key("delivery"); json.string("immediate")
-            json.raw(","); json.key("at"); json.null()
+            json.field("delivery", "immediate")
+            json.field("at"); json.null()
         case .daily(let at):
-            json.raw(","); json.key("delivery"); json.string("daily")
-            json.raw(","); json.key("at"); json.string(at.description)
+            json.field("delivery", "daily")
+            json.field("at", at.description)
         }
-        json.raw(","); json.key("quiet_hours")
+        json.field("quiet_hours")
         if let quiet = definition.quietHours {
             json.raw("{"); json.key("from"); json.string(quiet.from.description)
-            json.raw(","); json.key("to"); json.string(quiet.to.description); json.raw("}")
+            json.field("to", quiet.to.description); json.raw("}")
         } else {
             json.null()
         }
-        json.raw(","); json.key("created_at")
-        if let created = alert.createdAt { json.string(ISOTimestamp.string(created)) } else { json.null() }
+        json.field("created_at", alert.createdAt.map(ISOTimestamp.string))
         json.raw("}")
     }
 
@@ -80,17 +80,13 @@ enum DeviceBodies {
             let payload = (try? JSONSerialization.jsonObject(with: Data(entry.payload.utf8))) as? [String: Any] ?? [:]
             json.raw("{")
             json.key("id"); json.int(Int(entry.id))
-            json.raw(","); json.key("alert_id")
-            if let alert = entry.alertID { json.int(Int(alert)) } else { json.null() }
-            json.raw(","); json.key("title")
-            if let title = payload["title"] as? String { json.string(title) } else { json.null() }
-            json.raw(","); json.key("message")
-            if let message = payload["message"] as? String { json.string(message) } else { json.null() }
-            json.raw(","); json.key("data")
+            json.field("alert_id", entry.alertID.map { Int($0) })
+            json.field("title", payload["title"] as? String)
+            json.field("message", payload["message"] as? String)
+            json.field("data")
             let data = payload["data"] as? [String: Any] ?? [:]
             json.raw(Array((try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys])) ?? Data("{}".utf8)))
-            json.raw(","); json.key("sent_at")
-            if let sent = entry.sentAt { json.string(ISOTimestamp.string(sent)) } else { json.null() }
+            json.field("sent_at", entry.sentAt.map(ISOTimestamp.string))
             json.raw("}")
         }
         json.raw("]}")
@@ -102,9 +98,5 @@ enum DeviceBodies {
         json.raw(",")
         json.decimal(point.longitude, places: 6)
         return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    private static func optionalPrice(_ value: PriceTenths?, _ json: inout JSONWriter) {
-        if let value { json.price(value) } else { json.null() }
     }
 }

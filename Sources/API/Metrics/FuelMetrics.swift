@@ -19,14 +19,11 @@ struct FuelMetrics {
 
     private func writeSnapshot(to out: inout PrometheusText, now: Date) {
         let snapshot = context.store.current.snapshot
-        out.family("petty_snapshot_version", .gauge, help: "Version of the snapshot being served.")
-        out.sample("petty_snapshot_version", Double(snapshot.version))
+        out.metric("petty_snapshot_version", .gauge, value: Double(snapshot.version), help: "Version of the snapshot being served.")
         if let changedAt = snapshot.changedAt {
-            out.family("petty_snapshot_age_seconds", .gauge, help: "Seconds since the served snapshot last changed.")
-            out.sample("petty_snapshot_age_seconds", max(0, now.timeIntervalSince(changedAt)).rounded())
+            out.metric("petty_snapshot_age_seconds", .gauge, value: max(0, now.timeIntervalSince(changedAt)).rounded(), help: "Seconds since the served snapshot last changed.")
         }
-        out.family("petty_snapshot_stations", .gauge, help: "Stations in the served snapshot.")
-        out.sample("petty_snapshot_stations", Double(snapshot.stationCount))
+        out.metric("petty_snapshot_stations", .gauge, value: Double(snapshot.stationCount), help: "Stations in the served snapshot.")
     }
 
     private func writeProviders(to out: inout PrometheusText) {
@@ -57,26 +54,21 @@ struct FuelMetrics {
     }
 
     private func writePersistence(_ health: PersistenceHealth, to out: inout PrometheusText) {
-        out.family("petty_persistence_failures_total", .counter, help: "Failed saves of the data directory since start.")
-        out.sample("petty_persistence_failures_total", Double(health.totalFailures))
-        out.family("petty_persistence_consecutive_failures", .gauge, help: "Failed saves since the last good one (0 when healthy).")
-        out.sample("petty_persistence_consecutive_failures", Double(health.consecutiveFailures))
+        out.metric("petty_persistence_failures_total", .counter, value: Double(health.totalFailures), help: "Failed saves of the data directory since start.")
+        out.metric("petty_persistence_consecutive_failures", .gauge, value: Double(health.consecutiveFailures), help: "Failed saves since the last good one (0 when healthy).")
         if let lastSave = health.lastSave {
-            out.family("petty_persistence_last_save_timestamp_seconds", .gauge, help: "Unix time of the last successful save.")
-            out.sample("petty_persistence_last_save_timestamp_seconds", lastSave.timeIntervalSince1970.rounded())
+            out.metric("petty_persistence_last_save_timestamp_seconds", .gauge, value: lastSave.timeIntervalSince1970.rounded(), help: "Unix time of the last successful save.")
         }
     }
 
     private func writeFollower(_ follower: FollowerStatus, to out: inout PrometheusText, now: Date) {
-        out.family("petty_follower_failing", .gauge, help: "1 while the last copy from the leader failed or was refused.")
-        out.sample("petty_follower_failing", follower.state.failing ? 1 : 0)
+        out.metric("petty_follower_failing", .gauge, value: follower.state.failing ? 1 : 0, help: "1 while the last copy from the leader failed or was refused.")
         out.family("petty_follower_datasets_refused_total", .counter, help: "Leader datasets refused since start, by reason.")
         for reason in DatasetRefusal.Reason.allCases {
             out.sample("petty_follower_datasets_refused_total", Double(follower.state.refusals[reason] ?? 0), labels: [("reason", reason.rawValue)])
         }
         if let lastSync = follower.state.lastSync {
-            out.family("petty_follower_lag_seconds", .gauge, help: "Seconds since the follower last confirmed it holds the leader's dataset.")
-            out.sample("petty_follower_lag_seconds", max(0, now.timeIntervalSince(lastSync)).rounded())
+            out.metric("petty_follower_lag_seconds", .gauge, value: max(0, now.timeIntervalSince(lastSync)).rounded(), help: "Seconds since the follower last confirmed it holds the leader's dataset.")
         }
     }
 }

@@ -17,10 +17,8 @@ enum ProcessMetrics {
 
     static func write(to out: inout PrometheusText, startedAt: Date, now: Date) {
         if let resident = residentBytes() {
-            out.family("petty_process_resident_memory_bytes", .gauge, help: "Resident set size of the server process.")
-            out.sample("petty_process_resident_memory_bytes", Double(resident))
+            out.metric("petty_process_resident_memory_bytes", .gauge, value: Double(resident), help: "Resident set size of the server process.")
         }
-        out.family("petty_process_uptime_seconds", .gauge, help: "Seconds since the server started.")
-        out.sample("petty_process_uptime_seconds", max(0, now.timeIntervalSince(startedAt)).rounded())
+        out.metric("petty_process_uptime_seconds", .gauge, value: max(0, now.timeIntervalSince(startedAt)).rounded(), help: "Seconds since the server started.")
     }
 }

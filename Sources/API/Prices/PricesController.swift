@@ -39,13 +39,10 @@ struct PricesController: RouteCollection {
             written += 1
             json.raw("{\"fuel\":")
             json.string(fuel.rawValue)
-            json.raw(",\"price\":")
-            json.price(price.price)
-            json.raw(",\"updated_at\":")
-            json.string(ISOTimestamp.string(price.updatedAt))
+            json.field("price", price.price)
+            json.field("updated_at", ISOTimestamp.string(price.updatedAt))
             if let distance = match.distanceKm, distance.isFinite {
-                json.raw(",\"distance_km\":")
-                json.decimal(distance, places: 2)
+                json.field("distance_km", distance, places: 2)
             }
             if let fillEncoding {
                 var fields = JSONWriter(capacity: 64)

@@ -61,23 +61,19 @@ final class DataMeta: Sendable {
         var json = JSONWriter(capacity: 96 + states.count * 72)
         json.raw("\"as_of\":")
         if let asOf { json.string(asOf) } else { json.null() }
-        json.raw(",\"source\":")
-        json.string(source)
+        json.field("source", source)
         json.raw(",\"states\":[")
         for (index, state) in states.enumerated() {
             if index > 0 { json.raw(",") }
             json.raw("{\"state\":")
             json.string(state.state.rawValue)
-            json.raw(",\"source\":")
-            json.string(state.source)
-            json.raw(",\"as_of\":")
-            if let asOf = state.asOf { json.string(asOf) } else { json.null() }
+            json.field("source", state.source)
+            json.field("as_of", state.asOf)
             json.raw("}")
         }
         json.raw("]")
         if let syncToken {
-            json.raw(",\"sync_token\":")
-            json.string(syncToken)
+            json.field("sync_token", syncToken)
         }
         fields = json.bytes
         var hasher = FNV1a()
@@ -93,11 +89,9 @@ final class DataMeta: Sendable {
     ) {
         json.raw("],\"meta\":{\"total\":")
         json.int(total)
-        json.raw(",\"limit\":")
-        json.int(limit)
+        json.field("limit", limit)
         if let offset {
-            json.raw(",\"offset\":")
-            json.int(offset)
+            json.field("offset", offset)
         }
         extra(&json)
         json.raw(",")

@@ -17,12 +17,6 @@ struct JSONWriter: JSONOutput {
         JSONEscaping.append(value, to: &bytes)
         bytes.append(0x22)
     }
-
-    mutating func key(_ name: StaticString) {
-        bytes.append(0x22)
-        raw(name)
-        raw("\":")
-    }
 }
 
 /// JSON's numbers and literals, for any buffer: `JSONWriter`'s array, or `JSONCursor`'s storage sized in advance.

@@ -26,10 +26,8 @@ struct FillCostEncoding {
     func writeMeta(into json: inout some JSONOutput) {
         json.raw(",\"fill\":{\"litres\":")
         json.decimal(plan.litres, places: 2)
-        json.raw(",\"l_per_100km\":")
-        json.decimal(plan.litresPer100Km, places: 2)
-        json.raw(",\"nearest_id\":")
-        if let reference { json.int(entries[reference.slot].id.rawValue) } else { json.null() }
+        json.field("l_per_100km", plan.litresPer100Km, places: 2)
+        json.field("nearest_id", reference.map { entries[$0.slot].id.rawValue })
         json.raw(",\"nearest_fill_cost\":")
         if let reference { Self.dollars(reference.costCents, into: &json) } else { json.null() }
         json.raw("}")

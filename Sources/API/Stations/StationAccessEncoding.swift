@@ -7,20 +7,16 @@ import Fuel
 extension StationEncoding {
     static func writeAccess(_ station: Station, into json: inout JSONWriter) {
         let access = station.access
-        json.raw(",\"open_24h\":")
-        writeOptional(access?.open24h ?? (access?.hours?.isAlwaysOpen == true ? true : nil), into: &json)
-        json.raw(",\"membership_required\":")
-        writeOptional(station.membershipRequired, into: &json)
+        json.field("open_24h", access?.open24h ?? (access?.hours?.isAlwaysOpen == true ? true : nil))
+        json.field("membership_required", station.membershipRequired)
         json.raw(",\"opening_hours\":")
         if let hours = access?.hours { writeHours(hours, into: &json) } else { json.null() }
     }
 
     /// `"kind":"fuel"` and `"adblue":true|false|null`.
     static func writeFacts(_ station: Station, into json: inout JSONWriter) {
-        json.raw(",\"kind\":")
-        json.string(station.kind.rawValue)
-        json.raw(",\"adblue\":")
-        writeOptional(station.facts?.adBlue, into: &json)
+        json.field("kind", station.kind.rawValue)
+        json.field("adblue", station.facts?.adBlue)
     }
 
     /// `[{"day":"mon","open":"06:00","close":"22:00"}, ...]`, Monday first, in the station's local time: a closed day
@@ -37,8 +33,7 @@ extension StationEncoding {
             case .allDay: json.raw("\"00:00\",\"close\":\"24:00\"}")
             case .open(let from, let to):
                 json.string(clock(from))
-                json.raw(",\"close\":")
-                json.string(clock(to))
+                json.field("close", clock(to))
                 json.raw("}")
             }
         }
@@ -55,12 +50,7 @@ extension StationEncoding {
 
     /// `,"open_now":true|false|null` for a list or detail object; `value` also goes into the ETag.
     static func writeOpenNow(_ value: Bool?, into json: inout some JSONOutput) {
-        json.raw(",\"open_now\":")
-        writeOptional(value, into: &json)
-    }
-
-    static func writeOptional(_ value: Bool?, into json: inout some JSONOutput) {
-        if let value { json.bool(value) } else { json.null() }
+        json.field("open_now", value)
     }
 
     /// One byte for ETags: 0 unknown, 1 closed, 2 open.

@@ -21,26 +21,21 @@ enum CompactStationListBody {
             json.raw(rendered.compactHeads[hit.slot])
             if let price = pinPrice(entries[hit.slot], slot: hit.slot, fuels: fuels, index: view.index) {
                 if fuels.count > 1 {
-                    json.raw(",\"fuel\":")
-                    json.string(price.fuel.rawValue)
+                    json.field("fuel", price.fuel.rawValue)
                 }
-                json.raw(",\"price\":")
-                json.price(price.price)
+                json.field("price", price.price)
                 if let tomorrow = price.tomorrow {
-                    json.raw(",\"tomorrow\":")
-                    json.price(tomorrow.price)
+                    json.field("tomorrow", tomorrow.price)
                 }
             }
             if let distance = hit.distanceKm, distance.isFinite {
-                json.raw(",\"distance_km\":")
-                json.decimal(distance, places: 2)
+                json.field("distance_km", distance, places: 2)
             }
             json.raw("}")
             hash.combine(rendered.hashes[hit.slot])
         }
         meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
-            json.raw(",\"sampled\":")
-            json.raw(pins.isSampled ? "true" : "false")
+            json.field("sampled", pins.isSampled)
             if let cell = pins.cellDegrees {
                 json.raw(",\"sampling\":\"cheapest_per_cell\",\"cell_degrees\":")
                 json.decimal(cell, places: 6)
@@ -77,20 +72,16 @@ enum StationClusterBody {
             json.int(cluster.count)
             json.raw(",\"centroid\":{\"latitude\":")
             json.decimal(cluster.centroid.latitude, places: 5)
-            json.raw(",\"longitude\":")
-            json.decimal(cluster.centroid.longitude, places: 5)
+            json.field("longitude", cluster.centroid.longitude, places: 5)
             json.raw("},\"min_price\":")
             if let price = cluster.minPrice { json.price(price) } else { json.null() }
-            json.raw(",\"min_price_station_id\":")
-            if let id = cluster.minPriceStation { json.int(id.rawValue) } else { json.null() }
+            json.field("min_price_station_id", cluster.minPriceStation?.rawValue)
             json.raw("}")
         }
         json.raw("],\"meta\":{\"total\":")
         json.int(clusters.count)
-        json.raw(",\"stations\":")
-        json.int(clusters.reduce(0) { $0 + $1.count })
-        json.raw(",\"cell_degrees\":")
-        json.decimal(cellDegrees, places: 6)
+        json.field("stations", clusters.reduce(0) { $0 + $1.count })
+        json.field("cell_degrees", cellDegrees, places: 6)
         json.raw(",")
         json.raw(meta.fields)
         json.raw("}}")

@@ -89,8 +89,7 @@ enum StationListBody {
                 StationEncoding.writeOpenNow(open, into: &json)
                 hash.mix(UInt64(StationEncoding.openNowByte(open)))
                 if let distance = hit.distanceKm, distance.isFinite {
-                    json.raw(",\"distance_km\":")
-                    json.decimal(distance, places: 2)
+                    json.field("distance_km", distance, places: 2)
                 }
                 // The fill cost is a number, hashed as one; its `saving` follows from the reference, which the meta's
                 // hash covers. The caller's fields are hashed as written.

@@ -107,10 +107,8 @@ struct SummaryController: RouteCollection {
         }
         json.raw("],\"near\":{\"lat\":")
         json.decimal(near.latitude, places: 5)
-        json.raw(",\"lng\":")
-        json.decimal(near.longitude, places: 5)
-        json.raw(",\"radius_km\":")
-        json.decimal(Self.nearRadiusKm, places: 1)
+        json.field("lng", near.longitude, places: 5)
+        json.field("radius_km", Self.nearRadiusKm, places: 1)
         json.raw("}")
         json.raw(parts.tail)
         return Self.response(json, hashed: hashed, lastModified: view.rendered.lastModified)
@@ -136,26 +134,19 @@ struct SummaryController: RouteCollection {
         into json: inout JSONWriter
     ) {
         writeIDAndName(entry, fragment: fragment, into: &json)
-        json.raw(",\"brand\":")
-        json.string(shortened(entry.pointee.station.brand))
-        json.raw(",\"brand_key\":")
-        json.string(BrandFamily.key(of: entry.pointee.station.brand))
-        json.raw(",\"price\":")
+        json.field("brand", shortened(entry.pointee.station.brand))
+        json.field("brand_key", BrandFamily.key(of: entry.pointee.station.brand))
         // Not `price(of:)`: a method called on `pointee` copied the record.
         let price = entry.pointee.prices.first(where: { $0.fuel == fuel })
-        if let price { json.price(price.price) } else { json.null() }
-        json.raw(",\"updated_at\":")
-        if let price { json.string(ISOTimestamp.string(price.updatedAt)) } else { json.null() }
+        json.field("price", price?.price)
+        json.field("updated_at", price.map { ISOTimestamp.string($0.updatedAt) })
         json.raw(",\"location\":{\"latitude\":")
         json.decimal(entry.pointee.station.location.latitude, places: 6)
-        json.raw(",\"longitude\":")
-        json.decimal(entry.pointee.station.location.longitude, places: 6)
+        json.field("longitude", entry.pointee.station.location.longitude, places: 6)
         json.raw("}")
-        json.raw(",\"distance_km\":")
-        if let distance = distanceKm, distance.isFinite { json.decimal(distance, places: 2) } else { json.null() }
+        json.field("distance_km", distanceKm, places: 2)
         StationEncoding.writeOpenNow(openNow, into: &json)
-        json.raw(",\"membership_required\":")
-        StationEncoding.writeOptional(MembersOnly.required(entry.pointee.station.record), into: &json)
+        json.field("membership_required", MembersOnly.required(entry.pointee.station.record))
         json.raw("}")
     }
 
@@ -168,8 +159,7 @@ struct SummaryController: RouteCollection {
         }
         json.raw("{\"id\":")
         json.int(Int(entry.pointee.id.rawValue))
-        json.raw(",\"name\":")
-        json.string(shortened(entry.pointee.station.name))
+        json.field("name", shortened(entry.pointee.station.name))
     }
 }
 
@@ -189,20 +179,15 @@ struct SummaryParts: Sendable {
         var json = JSONWriter(capacity: 512)
         json.raw("{\"data\":{\"state\":")
         json.string(state.rawValue)
-        json.raw(",\"fuel\":")
-        json.string(fuel.rawValue)
+        json.field("fuel", fuel.rawValue)
         let average = view.averages[state, fuel]
-        json.raw(",\"average\":")
-        if let average { json.decimal(average.average, places: 1) } else { json.null() }
-        json.raw(",\"min\":")
-        if let average { json.price(average.min) } else { json.null() }
-        json.raw(",\"station_count\":")
-        json.int(average?.stationCount ?? 0)
+        json.field("average", average?.average, places: 1)
+        json.field("min", average?.min)
+        json.field("station_count", average?.stationCount ?? 0)
         // The instant the state's provider went quiet for longer than its limit (`QuietProviders`): its prices stopped
         // counting then, so the average and cheapest leave them out.
-        json.raw(",\"stale_since\":")
         let quiet = view.clocks.provider(of: state).flatMap { view.snapshot.status(of: $0)?.staleSince }
-        if let quiet { json.string(ISOTimestamp.string(quiet)) } else { json.null() }
+        json.field("stale_since", quiet.map(ISOTimestamp.string))
         // Only for the day the average describes: never a change that ends on another day. (Naming that day here, or
         // why the change is missing, would not fit the byte budget: `/v1/averages` and `/v1/trends` name it.)
         // A panel's series is another population than `average`: no change is set beside it (`SeriesBasis`).
@@ -210,8 +195,7 @@ struct SummaryParts: Sendable {
         let day = view.index.dataDays[state]
         let basis = SeriesBasis.of(points, day: day, stations: average?.stationCount)
         let change = basis == .state ? WeekChange(points: points, day: day) : nil
-        json.raw(",\"change_7d\":")
-        if let value = change?.value { json.decimal(value, places: 1) } else { json.null() }
+        json.field("change_7d", change?.value, places: 1)
         json.raw(",\"tomorrow\":")
         if TomorrowController.publishingStates.contains(state) {
             let now = view.clocks.now(for: state, wall: board.builtAt)

@@ -17,8 +17,7 @@ struct TomorrowBody {
         json.raw("{\"data\":{\"state\":")
         json.string(state.rawValue)
         if let fuel {
-            json.raw(",\"fuel\":")
-            json.string(fuel.rawValue)
+            json.field("fuel", fuel.rawValue)
         }
         json.raw(",\"available\":false,\"reason\":")
         json.string(reason)
@@ -36,23 +35,17 @@ struct TomorrowBody {
         json.raw("{\"data\":{\"state\":")
         json.string(state.rawValue)
         if let fuel {
-            json.raw(",\"fuel\":")
-            json.string(fuel.rawValue)
+            json.field("fuel", fuel.rawValue)
         }
-        json.raw(",\"available\":")
-        json.bool(board.isPublished)
+        json.field("available", board.isPublished)
         if !board.isPublished {
-            json.raw(",\"reason\":")
-            json.string("Tomorrow's prices are published at 2:30 pm Perth time")
+            json.field("reason", "Tomorrow's prices are published at 2:30 pm Perth time")
         }
-        json.raw(",\"trading_day\":")
-        json.string(board.tradingDay)
+        json.field("trading_day", board.tradingDay)
         if let publishedAt = board.publishedAt {
-            json.raw(",\"published_at\":")
-            json.string(ISOTimestamp.string(publishedAt))
+            json.field("published_at", ISOTimestamp.string(publishedAt))
         }
-        json.raw(",\"expected_at\":")
-        json.string(ISOTimestamp.string(board.expectedAt))
+        json.field("expected_at", ISOTimestamp.string(board.expectedAt))
         if board.isPublished {
             json.raw(",\"summary\":{")
             writeCounts(of: rows.map(\.comparison.verdict), into: &json)
@@ -67,10 +60,8 @@ struct TomorrowBody {
         }
         json.raw("]},\"meta\":{\"total\":")
         json.int(board.isPublished ? rows.count : 0)
-        json.raw(",\"limit\":")
-        json.int(limit)
-        json.raw(",\"offset\":")
-        json.int(offset)
+        json.field("limit", limit)
+        json.field("offset", offset)
         json.raw(",")
         json.raw(meta.fields)
         json.raw("}}")
@@ -83,12 +74,9 @@ struct TomorrowBody {
         for verdict in verdicts { counts[verdict, default: 0] += 1 }
         json.raw("\"today_cheaper\":")
         json.int(counts[.todayCheaper] ?? 0)
-        json.raw(",\"tomorrow_cheaper\":")
-        json.int(counts[.tomorrowCheaper] ?? 0)
-        json.raw(",\"same\":")
-        json.int(counts[.same] ?? 0)
-        json.raw(",\"no_price_today\":")
-        json.int(counts[.noPriceToday] ?? 0)
+        json.field("tomorrow_cheaper", counts[.tomorrowCheaper] ?? 0)
+        json.field("same", counts[.same] ?? 0)
+        json.field("no_price_today", counts[.noPriceToday] ?? 0)
     }
 
     private static func write(_ row: Row, into json: inout JSONWriter) {
@@ -96,29 +84,16 @@ struct TomorrowBody {
         let station = row.entry.station
         json.raw("{\"station_id\":")
         json.int(row.entry.id.rawValue)
-        json.raw(",\"name\":")
-        json.string(station.name)
-        json.raw(",\"brand\":")
-        json.string(station.brand)
-        json.raw(",\"suburb\":")
-        json.string(station.suburb)
-        json.raw(",\"fuel\":")
-        json.string(comparison.fuel.rawValue)
-        json.raw(",\"today\":")
-        if let today = comparison.today { json.price(today) } else { json.null() }
-        json.raw(",\"tomorrow\":")
-        json.price(comparison.tomorrow)
-        json.raw(",\"difference\":")
-        if let today = comparison.today {
-            json.price(PriceTenths(tenths: comparison.tomorrow.tenths - today.tenths))
-        } else {
-            json.null()
-        }
-        json.raw(",\"verdict\":")
-        json.string(comparison.verdict.rawValue)
+        json.field("name", station.name)
+        json.field("brand", station.brand)
+        json.field("suburb", station.suburb)
+        json.field("fuel", comparison.fuel.rawValue)
+        json.field("today", comparison.today)
+        json.field("tomorrow", comparison.tomorrow)
+        json.field("difference", comparison.today.map { PriceTenths(tenths: comparison.tomorrow.tenths - $0.tenths) })
+        json.field("verdict", comparison.verdict.rawValue)
         if let distance = row.distanceKm {
-            json.raw(",\"distance_km\":")
-            json.decimal(distance, places: 2)
+            json.field("distance_km", distance, places: 2)
         }
         json.raw("}")
     }

@@ -46,9 +46,6 @@ extension Dataset {
     public func markingQuiet(at now: Date) -> Dataset {
         let marked = snapshot.markingQuiet(at: now)
         guard marked.version != snapshot.version else { return self }
-        var next = self
-        next.snapshot = marked
-        next.changes = changes.recording(from: snapshot, to: marked, at: now)
-        return next
+        return advanced(to: marked, at: now)
     }
 }

@@ -26,10 +26,8 @@ public struct Dataset: Hashable, Codable, Sendable {
     /// provider's states.
     public func merging(_ update: ProviderUpdate, source: DataSource = .live, at now: Date) -> (Dataset, MergeReport) {
         let result = snapshot.merging(update, registry: registry, source: source, at: now)
-        var next = self
-        next.snapshot = result.snapshot
+        var next = advanced(to: result.snapshot, at: now)
         next.registry = result.registry
-        next.changes = changes.recording(from: snapshot, to: result.snapshot, at: now)
         if result.report.isApplied {
             next.history = history.recording(result.snapshot, provider: update.provider, describedDay: update.describedDay)
             next.stationHistory = stationHistory.recording(result.snapshot, provider: update.provider)
@@ -42,12 +40,19 @@ public struct Dataset: Hashable, Codable, Sendable {
     public func rollingOverTomorrow(at now: Date) -> Dataset {
         let rolled = snapshot.rollingOverTomorrow(at: now)
         guard rolled.version != snapshot.version else { return self }
-        var next = self
-        next.snapshot = rolled
-        next.changes = changes.recording(from: snapshot, to: rolled, at: now)
+        var next = advanced(to: rolled, at: now)
         let providers = Set(rolled.entries.lazy.filter { $0.station.state == .WA }.map(\.station.provider))
         next.history = providers.sorted().reduce(history) { $0.recording(rolled, provider: $1) }
         next.stationHistory = providers.sorted().reduce(stationHistory) { $0.recording(rolled, provider: $1) }
         return next
+    }
+
+    /// `next` as the snapshot, with the change log recording what changed from the current one: the two never move
+    /// apart.
+    func advanced(to next: Snapshot, at now: Date) -> Dataset {
+        var dataset = self
+        dataset.snapshot = next
+        dataset.changes = changes.recording(from: snapshot, to: next, at: now)
+        return dataset
     }
 }

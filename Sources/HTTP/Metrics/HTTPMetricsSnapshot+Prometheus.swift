@@ -22,10 +22,8 @@ extension HTTPMetricsSnapshot {
             out.sample(refused, Double(entry.count), labels: [("status", String(entry.status))])
         }
         let connections = "\(namespace)_http_open_connections"
-        out.family(connections, .gauge, help: "Client connections open now.")
-        out.sample(connections, Double(openConnections))
+        out.metric(connections, .gauge, value: Double(openConnections), help: "Client connections open now.")
         let bytes = "\(namespace)_http_response_bytes_total"
-        out.family(bytes, .counter, help: "Bytes written to clients (heads and bodies).")
-        out.sample(bytes, Double(bytesSent))
+        out.metric(bytes, .counter, value: Double(bytesSent), help: "Bytes written to clients (heads and bodies).")
     }
 }

@@ -14,6 +14,12 @@ public struct PrometheusText: Sendable {
         text += "# HELP \(name) \(Self.escapeHelp(help))\n# TYPE \(name) \(kind.rawValue)\n"
     }
 
+    /// A family of one unlabelled sample.
+    public mutating func metric(_ name: String, _ kind: Kind, value: Double, help: String) {
+        family(name, kind, help: help)
+        sample(name, value)
+    }
+
     public mutating func sample(_ name: String, _ value: Double, labels: [(String, String)] = []) {
         text += name
         if !labels.isEmpty {

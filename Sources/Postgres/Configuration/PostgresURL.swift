@@ -1,3 +1,5 @@
+import Crypto
+
 /// `postgres://user:password@host:port/db?param=value` (libpq's URI form, the subset Petty needs), percent-decoded.
 /// A host that starts with `/` (in the authority or as `?host=`) is a socket directory; no host at all means
 /// Debian's socket directory. TLS is never spoken, so an `sslmode` that demands it is refused with what to do instead.
@@ -114,7 +116,7 @@ extension PostgresConfiguration {
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard iterator.count >= 2, let high = hexValue(iterator.removeFirst()), let low = hexValue(iterator.removeFirst()) else {
+            guard iterator.count >= 2, let high = Hex.digitValue(iterator.removeFirst()), let low = Hex.digitValue(iterator.removeFirst()) else {
                 throw PostgresError.configuration("the database URL's \(what) has a bad percent-escape")
             }
             bytes.append(high << 4 | low)
@@ -123,14 +125,5 @@ extension PostgresConfiguration {
             throw PostgresError.configuration("the database URL's \(what) is not UTF-8 once decoded")
         }
         return decoded
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

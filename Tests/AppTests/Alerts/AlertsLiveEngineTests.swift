@@ -12,12 +12,8 @@ struct AlertsLiveEngineTests {
     @Test func aCrossingGivesExactlyOneOutboxRowAndOneDelivery() async throws {
         try await AlertsLiveWorld.with { world in
             _ = try await world.subscribe()
-            let evaluator = world.evaluator()
-            world.publish(1, station1: 1_900)
-            await evaluator.tick()
-            world.publish(2, station1: 1_840)
-            await evaluator.tick()
-            await evaluator.tick()
+            await world.crossTheThreshold()
+            await world.evaluator.tick()
             #expect(try await world.notificationCount() == 1)
             let sender = world.sender()
             #expect(try await sender.deliverOnce() == 1)
@@ -34,11 +30,7 @@ struct AlertsLiveEngineTests {
     @Test func aSenderCrashBetweenSendingAndMarkingResendsWithTheSameCollapseID() async throws {
         try await AlertsLiveWorld.with { world in
             _ = try await world.subscribe()
-            let evaluator = world.evaluator()
-            world.publish(1, station1: 1_900)
-            await evaluator.tick()
-            world.publish(2, station1: 1_840)
-            await evaluator.tick()
+            await world.crossTheThreshold()
             let crashed = world.sender()
             // Sent, then "killed" before recording.
             _ = try await crashed.send(try await OutboxRepository(client: world.client).dueForDelivery(limit: 10))
@@ -56,18 +48,13 @@ struct AlertsLiveEngineTests {
             _ = try await world.subscribe()
             _ = try await OutboxRepository(client: world.client).decide([], token: FenceToken(generation: 3, revision: 7))
             world.token.withLock { $0 = FenceToken(generation: 3, revision: 6) }
-            let evaluator = world.evaluator()
-            world.publish(1, station1: 1_900)
-            await evaluator.tick()
-            world.publish(2, station1: 1_840)
-            await evaluator.tick()
+            await world.crossTheThreshold()
             #expect(try await world.notificationCount() == 0)
             #expect(world.healthValue.withLock { $0.evaluatorRole } == .standby)
             // The current leader's token decides the same crossing.
             world.token.withLock { $0 = FenceToken(generation: 3, revision: 8) }
-            await evaluator.tick()
-            world.publish(3, station1: 1_830)
-            await evaluator.tick()
+            await world.evaluator.tick()
+            await world.publish(3, station1: 1_830)
             #expect(try await world.notificationCount() == 1)
         }
     }
@@ -76,20 +63,14 @@ struct AlertsLiveEngineTests {
         try await AlertsLiveWorld.with { world in
             let (device, token) = try await world.subscribe()
             world.relay.markDead(token)
-            let evaluator = world.evaluator()
-            world.publish(1, station1: 1_900)
-            await evaluator.tick()
-            world.publish(2, station1: 1_840)
-            await evaluator.tick()
+            await world.crossTheThreshold()
             let sender = world.sender()
             #expect(try await sender.deliverOnce() == 0)
             let dead = try await world.client.query("SELECT token_dead FROM devices WHERE id = $1", [.text(String(device))]).first?.bool("token_dead")
             #expect(dead == true)
             // Re-armed and crossed again: decided, but never pushed to the dead token.
-            world.publish(3, station1: 1_900)
-            await evaluator.tick()
-            world.publish(4, station1: 1_800)
-            await evaluator.tick()
+            await world.publish(3, station1: 1_900)
+            await world.publish(4, station1: 1_800)
             #expect(try await world.notificationCount() == 2)
             #expect(try await sender.deliverOnce() == 0)
             #expect(world.relay.requests == 1)
@@ -100,18 +81,14 @@ struct AlertsLiveEngineTests {
     @Test func snapshotsPublishedWhileTheDatabaseWasDownAreEvaluatedWhenItReturns() async throws {
         try await AlertsLiveWorld.with { world in
             _ = try await world.subscribe()
-            let evaluator = world.evaluator()
-            world.publish(1, station1: 1_900)
-            await evaluator.tick()
+            await world.publish(1, station1: 1_900)
             try await world.takeDatabaseDown()
-            world.publish(2, station1: 1_840)
-            await evaluator.tick()
-            world.publish(3, station1: 1_845)
-            await evaluator.tick()
+            await world.publish(2, station1: 1_840)
+            await world.publish(3, station1: 1_845)
             #expect(world.healthValue.withLock { $0.status } == .degraded)
             try await world.bringDatabaseBack()
             for _ in 0..<40 where world.healthValue.withLock({ $0.lastEvaluatedVersion }) != 3 {
-                await evaluator.tick()
+                await world.evaluator.tick()
                 try await Task.sleep(nanoseconds: 100_000_000)
             }
             let keys = try await world.client.query("SELECT decision_key FROM notifications").rows.compactMap { $0["decision_key"] }

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTP
+import LivePostgres
 import Postgres
 import Testing
 @testable import App
@@ -11,51 +12,28 @@ import Testing
 /// The device and alert routes over a real socket against a real PostgreSQL (PETTY_TEST_DATABASE_URL, a fresh
 /// database per test; run by Tests/postgres/run.sh, skipped by `swift test` alone).
 enum AlertsLiveSettings {
-    static let base: PostgresConfiguration? = {
-        guard let url = ProcessInfo.processInfo.environment["PETTY_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
-        return try? PostgresConfiguration(url: url)
-    }()
-    static let isConfigured: Bool = base != nil
+    static let isConfigured: Bool = LivePostgres.base != nil
     static let skipReason: Comment = "PETTY_TEST_DATABASE_URL is not set: the live alert route tests run from Tests/postgres/run.sh"
 }
 
 @Suite(.enabled(if: AlertsLiveSettings.isConfigured, AlertsLiveSettings.skipReason), .serialized)
 struct AlertsLiveRoutesTests {
-    static var base: PostgresConfiguration? { AlertsLiveSettings.base }
-
     /// A server on a fresh database, started and ready; dropped after `body`.
     static func withServer(_ body: (Client, PostgresClient) async throws -> Void) async throws {
-        let admin = PostgresClient(configuration: base!, maxConnections: 1)
-        let name = "alerts_api_\(UInt32.random(in: 0...UInt32.max))"
-        _ = try await admin.query("CREATE DATABASE \(name)")
-        var database = base!
-        database.database = name
-        var config = AppTestSupport.config()
-        config.database = database
-        let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset).app
-        let port = try app.startLive()
-        let direct = PostgresClient(configuration: database, maxConnections: 2)
-        let client = Client(port: port)
-        do {
+        try await LivePostgres.withFreshDatabase(prefix: "alerts_api") { database, _ in
+            var config = AppTestSupport.config()
+            config.database = database
+            let app = try buildApplication(config, logger: AppTestSupport.quietLogger(), dataset: AppTestSupport.sampleDataset).app
+            let port = try app.startLive()
+            let direct = PostgresClient(configuration: database, maxConnections: 2)
+            defer {
+                app.shutdown()
+                direct.shutdown()
+            }
+            let client = Client(port: port)
             #expect(await eventually(seconds: 20) { (try? await client.send("GET", "/v1/devices/1/alerts").status) == 401 })
             try await body(client, direct)
-        } catch {
-            tearDown(app, direct, admin, name)
-            throw error
         }
-        tearDown(app, direct, admin, name)
-    }
-
-    private static func tearDown(_ app: HTTP.Application, _ direct: PostgresClient, _ admin: PostgresClient, _ name: String) {
-        app.shutdown()
-        direct.shutdown()
-        let semaphore = DispatchSemaphore(value: 0)
-        Task {
-            _ = try? await admin.query("DROP DATABASE \(name) WITH (FORCE)")
-            admin.shutdown()
-            semaphore.signal()
-        }
-        semaphore.wait()
     }
 
     struct Client {

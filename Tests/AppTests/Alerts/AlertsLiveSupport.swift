@@ -4,6 +4,7 @@ import FakeRelay
 import Foundation
 import Fuel
 import HTTP
+import LivePostgres
 import Postgres
 import Push
 import Synchronization
@@ -14,10 +15,7 @@ import Testing
 /// A fresh migrated database per test on the live server (PETTY_TEST_DATABASE_URL), the evaluator and sender over it,
 /// a fake relay, and snapshots published by hand.
 final class AlertsLiveWorld: @unchecked Sendable {
-    static let base: PostgresConfiguration? = {
-        guard let url = ProcessInfo.processInfo.environment["PETTY_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
-        return try? PostgresConfiguration(url: url)
-    }()
+    static var base: PostgresConfiguration? { LivePostgres.base }
 
     static let skipReason: Comment = "PETTY_TEST_DATABASE_URL is not set: the live alert engine tests run from Tests/postgres/run.sh"
 
@@ -39,35 +37,24 @@ final class AlertsLiveWorld: @unchecked Sendable {
 
     /// Runs `body` with a world on a new database, then drops it.
     static func with(_ body: (AlertsLiveWorld) async throws -> Void) async throws {
-        let admin = PostgresClient(configuration: base!, maxConnections: 1)
-        let name = "alerts_engine_\(UInt32.random(in: 0...UInt32.max))"
-        _ = try await admin.query("CREATE DATABASE \(name)")
-        var configuration = base!
-        configuration.database = name
-        configuration.connectTimeout = 1
-        let client = PostgresClient(configuration: configuration, maxConnections: 4, backoff: ReconnectBackoff(base: 0.05, cap: 0.2))
-        let world = try AlertsLiveWorld(client: client, admin: admin, database: name)
-        defer { world.relay.stop() }
-        var failure: Error?
-        do {
+        try await LivePostgres.withFreshDatabase(prefix: "alerts_engine") { configuration, admin in
+            var configuration = configuration
+            configuration.connectTimeout = 1
+            let client = PostgresClient(configuration: configuration, maxConnections: 4, backoff: ReconnectBackoff(base: 0.05, cap: 0.2))
+            defer { client.shutdown() }
+            let world = try AlertsLiveWorld(client: client, admin: admin, database: configuration.database)
+            defer { world.relay.stop() }
             try await Migrator().migrate(client)
             try await body(world)
-        } catch {
-            failure = error
         }
-        client.shutdown()
-        _ = try? await admin.query("ALTER DATABASE \(name) WITH ALLOW_CONNECTIONS true")
-        _ = try? await admin.query("DROP DATABASE \(name) WITH (FORCE)")
-        admin.shutdown()
-        if let failure { throw failure }
     }
 
     var health: AlertsHealthUpdate { { change in self.healthValue.withLock { change(&$0) } } }
 
-    func evaluator() -> AlertEvaluatorService {
-        AlertEvaluatorService(client: client, current: { self.published.withLock { $0 } }, leadership: { self.token.withLock { $0 } },
-                              health: health, logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { self.t0 })
-    }
+    /// The one evaluator of the world, as a server runs one; `publish` lets it read each snapshot.
+    private(set) lazy var evaluator = AlertEvaluatorService(
+        client: client, current: { self.published.withLock { $0 } }, leadership: { self.token.withLock { $0 } },
+        health: health, logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { self.t0 })
 
     func sender() -> AlertSenderService {
         let push = GorushClient(settings: PushSettings(url: relay.baseURL, topic: "au.petty.app", retry: PushRetry(attempts: 2, base: 0.01)))
@@ -75,13 +62,21 @@ final class AlertsLiveWorld: @unchecked Sendable {
                                   logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { Date() })
     }
 
-    /// Publishes snapshot `version` with station 1's U91 at `tenths` (and a steady filler so the price counts).
-    func publish(_ version: UInt64, station1 tenths: Int) {
+    /// Publishes snapshot `version` with station 1's U91 at `tenths` (and a steady filler so the price counts), and
+    /// lets the evaluator read it.
+    func publish(_ version: UInt64, station1 tenths: Int) async {
         let instant = t0.addingTimeInterval(Double(version) * 60)
         var entries = (50..<70).map { n in StationEntry(station: Self.station(n), prices: [StationPrice(fuel: .U91, price: PriceTenths(tenths: 1_900), updatedAt: t0, seenAt: t0)]) }
         entries.append(StationEntry(station: Self.station(1), prices: [StationPrice(fuel: .U91, price: PriceTenths(tenths: tenths), updatedAt: instant, seenAt: instant)]))
         let snapshot = Snapshot(version: version, changedAt: instant, entries: entries, statuses: [])
         published.withLock { $0 = FuelIndex(snapshot: snapshot) }
+        await evaluator.tick()
+    }
+
+    /// Station 1's U91 from 190.0 (snapshot 1) to 184.0 (snapshot 2): across the 185.0 of `subscribe`'s alert.
+    func crossTheThreshold() async {
+        await publish(1, station1: 1_900)
+        await publish(2, station1: 1_840)
     }
 
     static func station(_ n: Int) -> Station {

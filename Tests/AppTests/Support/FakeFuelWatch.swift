@@ -19,7 +19,29 @@ final class FakeFuelWatch: Sendable {
         var failSites = false
     }
 
-    static let emptyFeed = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>FuelWatch</title></channel></rss>"#
+    static let emptyFeed = rss([])
+
+    /// One station's `<item>`, for a feed a test writes from its own sites.
+    struct Item {
+        var name: String, brand: String, address: String, suburb: String
+        var day: CalendarDay
+        var price: Double
+        var latitude: Double, longitude: Double
+    }
+
+    /// FuelWatch's RSS carrying `items`, text escaped as FuelWatch does.
+    static func rss(_ items: [Item]) -> String {
+        func escaped(_ text: String) -> String { text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>FuelWatch</title>"#
+        for item in items {
+            xml += "<item><title>x</title><brand>\(escaped(item.brand))</brand><date>\(item.day)</date>"
+            xml += "<price>\(String(format: "%.1f", item.price))</price><trading-name>\(escaped(item.name))</trading-name>"
+            xml += "<location>\(escaped(item.suburb))</location><address>\(escaped(item.address))</address>"
+            xml += "<latitude>\(String(format: "%.7f", item.latitude))</latitude>"
+            xml += "<longitude>\(String(format: "%.7f", item.longitude))</longitude></item>"
+        }
+        return xml + "</channel></rss>"
+    }
 
     let app: Application
     private let state: Mutex<State>
