@@ -8,7 +8,7 @@ import Testing
 @Suite struct AveragesAndTrendsTests: OnSampleApp {
     @Test func averagesPerFuelForAState() throws {
         let res = try app.test(.GET, "/v1/averages?state=VIC")
-        let data = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        let data = try AppTestSupport.list(res).data
         let u91 = try require(data.first { $0["fuel"] as? String == "U91" })
         let average = try require(u91["average"] as? Double)
         #expect(data.allSatisfy { $0["state"] as? String == "VIC" })
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func averagesForAllStatesWithoutAFilter() throws {
-        let data = try require(try AppTestSupport.json(try app.test(.GET, "/v1/averages"))["data"] as? [[String: Any]])
+        let data = try AppTestSupport.list(try app.test(.GET, "/v1/averages")).data
         #expect(Set(data.compactMap { $0["state"] as? String }) == ["NSW", "ACT", "VIC", "WA"])
     }
 

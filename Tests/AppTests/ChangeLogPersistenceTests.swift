@@ -35,7 +35,7 @@ import Testing
         let app = try AppTestSupport.app(with: loaded.dataset)
         let response = try app.test(.GET, "/v1/prices/changes?cursor=\(before.token)")
         #expect(response.status == .ok)
-        let items = try require(try AppTestSupport.json(response)["data"] as? [[String: Any]])
+        let items = try AppTestSupport.list(response).data
         #expect(items.filter { $0["removed"] as? Bool == true }.count == 2, "the dropped fuel and the delisted station")
     }
 

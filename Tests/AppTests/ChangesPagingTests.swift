@@ -12,8 +12,8 @@ import Testing
     func page(_ query: String) throws -> (items: [[String: Any]], meta: [String: Any]) {
         let response = try AppTestSupport.sharedSampleApp().test(.GET, "/v1/prices/changes?\(query)")
         #expect(response.status == .ok, "\(query): \(response.bodyString.prefix(200))")
-        let json = try AppTestSupport.json(response)
-        return (try require(json["data"] as? [[String: Any]]), try require(json["meta"] as? [String: Any]))
+        let list = try AppTestSupport.list(response)
+        return (list.data, list.meta)
     }
 
     @Test func everyPageIsBoundedByItsLimitEvenWithinOneInstant() throws {

@@ -53,7 +53,7 @@ import TestSupport
         var checked = 0
         for state in ["NSW", "ACT", "VIC", "WA"] {
             var averages: [String: Decimal] = [:]
-            for row in try require(try AppTestSupport.json(try app.test(.GET, "/v1/averages?state=\(state)"))["data"] as? [[String: Any]]) {
+            for row in try AppTestSupport.list(try app.test(.GET, "/v1/averages?state=\(state)")).data {
                 let of = (row["region"] as? String) == "metro" ? "perth" : (row["region"] as? String).map { _ in "regional" } ?? state
                 averages["\(of) \(row["fuel"] as! String)"] = Self.decimal(row["average"])
             }

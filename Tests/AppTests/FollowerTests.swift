@@ -10,9 +10,8 @@ import Testing
 
 @Suite(.serialized, .longScenario) struct FollowerTests {
     func get(_ port: Int, _ path: String) async throws -> (Int, Data, String?) {
-        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        let http = response as? HTTPURLResponse
-        return (http?.statusCode ?? 0, data, http?.value(forHTTPHeaderField: "ETag"))
+        let got = try await LiveGet(port: port, path)
+        return (got.status, got.body, got.response?.value(forHTTPHeaderField: "ETag"))
     }
 
     @Test func aFollowerServesTheLeadersDataAndKeepsItWhenTheLeaderDies() async throws {

@@ -12,7 +12,7 @@ import Testing
         let escaped = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let response = try app.test(.GET, "/v1/stations?q=\(escaped)&limit=500")
         #expect(response.status == .ok, "\(q): \(response.bodyString.prefix(200))")
-        return try require(try AppTestSupport.json(response)["data"] as? [[String: Any]]).compactMap { $0["id"] as? Int }
+        return try AppTestSupport.list(response).data.compactMap { $0["id"] as? Int }
     }
 
     @Test(arguments: [

@@ -11,7 +11,7 @@ import Testing
 
     @Test func everyPriceSaysHowFarItIsFromItsStatesAverage() throws {
         let res = try app.test(.GET, "/v1/stations?state=NSW&fuel=U91&sort=price&limit=100")
-        let stations = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        let stations = try AppTestSupport.list(res).data
         let average = try require(
             (try AppTestSupport.json(try app.test(.GET, "/v1/averages?state=NSW&fuel=U91"))["data"] as? [[String: Any]])?.first?["average"] as? Double)
         var compared = 0
@@ -40,12 +40,12 @@ import Testing
         // A Perth station is compared with Perth's average, and says so.
         let perth = try require((try AppTestSupport.json(try app.test(.GET, "/v1/stations?near=-31.9523,115.8613&radius_km=10&fuel=U91&limit=1"))["data"] as? [[String: Any]])?.first)
         #expect(Self.prices(perth).contains { $0["vs_average_of"] as? String == "perth" }, "\(perth)")
-        let favourites = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?ids=3300,3370"))["data"] as? [[String: Any]])
+        let favourites = try AppTestSupport.list(try app.test(.GET, "/v1/stations?ids=3300,3370")).data
         #expect(favourites.flatMap(Self.prices).contains { $0["vs_average"] is Double })
     }
 
     @Test func theSharePageSaysItInWords() throws {
-        let stations = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?state=NSW&fuel=U91&sort=price&limit=1"))["data"] as? [[String: Any]])
+        let stations = try AppTestSupport.list(try app.test(.GET, "/v1/stations?state=NSW&fuel=U91&sort=price&limit=1")).data
         let id = try require(stations.first?["id"] as? Int)
         let versus = try require(Self.prices(stations[0]).first { $0["fuel"] as? String == "U91" }?["vs_average"] as? Double)
         let page = try app.test(.GET, "/stations/\(id)", headers: ["Accept": "text/html"]).bodyString
@@ -64,7 +64,7 @@ import Testing
     @Test func fuelsListEveryCodeWithItsStatesAndStationCount() throws {
         let res = try app.test(.GET, "/v1/fuels")
         #expect(res.status == .ok)
-        let rows = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        let rows = try AppTestSupport.list(res).data
         #expect(rows.map { $0["fuel"] as? String } == FuelType.allCases.map(\.rawValue))
         let u91 = try require(rows.first { $0["fuel"] as? String == "U91" })
         #expect(u91["fuel_name"] as? String == "Unleaded 91")
@@ -76,14 +76,14 @@ import Testing
     }
 
     @Test func brandsAreMostCommonFirstPerStateAndOverall() throws {
-        let rows = try require(try AppTestSupport.json(try app.test(.GET, "/v1/brands?state=nsw"))["data"] as? [[String: Any]])
+        let rows = try AppTestSupport.list(try app.test(.GET, "/v1/brands?state=nsw")).data
         let counts = rows.compactMap { $0["station_count"] as? Int }
         #expect(counts.count == rows.count && rows.count > 5)
         #expect(counts == counts.sorted(by: >))
         let top = try require(rows.first?["brand"] as? String)
         let filtered = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?state=NSW&brand=\(top.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&limit=1"))["meta"] as? [String: Any])
         #expect(filtered["total"] as? Int == counts[0])
-        let all = try require(try AppTestSupport.json(try app.test(.GET, "/v1/brands"))["data"] as? [[String: Any]])
+        let all = try AppTestSupport.list(try app.test(.GET, "/v1/brands")).data
         #expect(all.compactMap { $0["station_count"] as? Int }.reduce(0, +) > counts.reduce(0, +))
         let bad = try app.test(.GET, "/v1/brands?state=Victoria")
         #expect(bad.status == .badRequest)

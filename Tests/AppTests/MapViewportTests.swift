@@ -26,7 +26,7 @@ import Testing
     func allPins(_ query: String) throws -> [[String: Any]] {
         var pins: [[String: Any]] = []
         while true {
-            let page = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(query)&compact=true&limit=500&offset=\(pins.count)"))["data"] as? [[String: Any]])
+            let page = try AppTestSupport.list(try app.test(.GET, "/v1/stations?\(query)&compact=true&limit=500&offset=\(pins.count)")).data
             pins += page
             if page.count < 500 { return pins }
         }
@@ -114,10 +114,8 @@ import Testing
     @Test func clustersCountEveryMatchOnceWithTheirLowestPrice() throws {
         let res = try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91&cluster=true")
         #expect(res.status == .ok)
-        let body = try AppTestSupport.json(res)
-        let clusters = try require(body["data"] as? [[String: Any]])
-        let meta = try require(body["meta"] as? [String: Any])
-        let total = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91"))["meta"] as? [String: Any])["total"] as? Int
+        let (clusters, meta) = try AppTestSupport.list(res)
+        let total = try AppTestSupport.list(try app.test(.GET, "/v1/stations?\(Self.nsw)&fuel=U91")).meta["total"] as? Int
         #expect(clusters.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == total)
         #expect(meta["stations"] as? Int == total)
         #expect(meta["total"] as? Int == clusters.count)
@@ -147,10 +145,8 @@ import Testing
     }
 
     @Test func theWholeCountryAtTheFinestZoomComesBackInAtMost500CellsCountingEveryStation() throws {
-        let body = try AppTestSupport.json(try app.test(.GET, "/v1/stations?cluster=true&zoom=22"))
-        let clusters = try require(body["data"] as? [[String: Any]])
-        let meta = try require(body["meta"] as? [String: Any])
-        let stations = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?limit=1"))["meta"] as? [String: Any])["total"] as? Int
+        let (clusters, meta) = try AppTestSupport.list(try app.test(.GET, "/v1/stations?cluster=true&zoom=22"))
+        let stations = try AppTestSupport.list(try app.test(.GET, "/v1/stations?limit=1")).meta["total"] as? Int
         #expect(clusters.count <= 500 && clusters.count > 250)
         #expect(clusters.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == stations)
         // Zoom 22 asks for 0.001-degree cells; the answer says how far they were doubled.

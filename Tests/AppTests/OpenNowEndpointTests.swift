@@ -116,7 +116,7 @@ import Testing
     @Test func openNowTrueKeepsOnlyStationsKnownToBeOpen() throws {
         let path = "/v1/stations?near=-33.87,151.21&radius_km=1&brand=Test&open_now=true"
         func names() throws -> Set<String> {
-            Set(try require(try AppTestSupport.json(try app.test(.GET, path))["data"] as? [[String: Any]]).compactMap { $0["name"] as? String })
+            Set(try AppTestSupport.list(try app.test(.GET, path)).data.compactMap { $0["name"] as? String })
         }
         #expect(try names() == ["members", "allhours"])
         wall.set(Self.sydney(6, 0))

@@ -13,8 +13,8 @@ import Testing
     static let paths = ["/v1/stations/1", "/v1/stations?ids=1,2,3000,5000", "/v1/trends?state=VIC&fuel=U91&days=30", "/v1/averages?state=WA"]
 
     func fetch(_ port: Int, _ path: String) async throws -> (Int, Data) {
-        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let got = try await LiveGet(port: port, path)
+        return (got.status, got.body)
     }
 
     func run(dataDirectory: String, logs: LogSink = .inMemory()) async throws -> [String: Data] {

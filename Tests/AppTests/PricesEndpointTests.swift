@@ -10,7 +10,7 @@ import Testing
         #expect(try app.test(.GET, "/v1/prices/cheapest?state=NSW").status == .badRequest)
         #expect(try app.test(.GET, "/v1/prices/cheapest?fuel=U91").status == .badRequest)
         let res = try app.test(.GET, "/v1/prices/cheapest?fuel=U91&state=NSW&limit=5")
-        let data = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        let data = try AppTestSupport.list(res).data
         let prices = data.compactMap { $0["price"] as? Double }
         #expect(prices.count == 5)
         #expect(prices == prices.sorted())
@@ -19,7 +19,7 @@ import Testing
 
     @Test func cheapestNearAPointCarriesDistances() throws {
         let res = try app.test(.GET, "/v1/prices/cheapest?fuel=U91&near=-37.8136,144.9631&radius_km=10")
-        let data = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        let data = try AppTestSupport.list(res).data
         #expect(!data.isEmpty)
         #expect(data.allSatisfy { ($0["distance_km"] as? Double ?? 99) <= 10 })
     }

@@ -10,7 +10,7 @@ import Testing
     private func data(_ path: String) throws -> [[String: Any]] {
         let res = try app.test(.GET, path)
         #expect(res.status == .ok, "\(path): \(res.bodyString.prefix(200))")
-        return try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        return try AppTestSupport.list(res).data
     }
 
     private func meta(_ path: String) throws -> [String: Any] {

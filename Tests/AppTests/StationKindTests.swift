@@ -12,10 +12,10 @@ import Testing
         let app = try AppTestSupport.sharedSampleApp()
         let chargers = Self.snapshot.entries.filter { $0.station.kind == .ev }
         #expect(chargers.count > 800 && chargers.allSatisfy(\.prices.isEmpty))
-        let search = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?q=bondi%20junction&limit=100"))["data"] as? [[String: Any]])
+        let search = try AppTestSupport.list(try app.test(.GET, "/v1/stations?q=bondi%20junction&limit=100")).data
         #expect(!search.isEmpty && search.allSatisfy { $0["kind"] as? String == "fuel" })
         let charger = try require(chargers.first)
-        let favourites = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?ids=\(charger.id),1"))["data"] as? [[String: Any]])
+        let favourites = try AppTestSupport.list(try app.test(.GET, "/v1/stations?ids=\(charger.id),1")).data
         #expect(favourites.first?["kind"] as? String == "ev" && favourites.count == 2)
         // The domain filter the `kind=` parameter selects.
         var query = StationQuery(state: .NSW, limit: 500)
@@ -51,10 +51,10 @@ import Testing
         #expect(try total("&kind=fuel") == usual)
         #expect(try total("&kind=ev") == chargers)
         #expect(try total("&kind=any") == usual + chargers)
-        let ev = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?state=NSW&kind=ev&limit=50"))["data"] as? [[String: Any]])
+        let ev = try AppTestSupport.list(try app.test(.GET, "/v1/stations?state=NSW&kind=ev&limit=50")).data
         #expect(!ev.isEmpty && ev.allSatisfy { $0["kind"] as? String == "ev" })
         let charger = try require(Self.snapshot.entries.first { $0.station.kind == .ev })
-        let fuelOnly = try require(try AppTestSupport.json(try app.test(.GET, "/v1/stations?ids=\(charger.id),1&kind=fuel"))["data"] as? [[String: Any]])
+        let fuelOnly = try AppTestSupport.list(try app.test(.GET, "/v1/stations?ids=\(charger.id),1&kind=fuel")).data
         #expect(fuelOnly.count == 1 && fuelOnly.first?["kind"] as? String == "fuel")
         let bad = try app.test(.GET, "/v1/stations?kind=diesel")
         #expect(bad.status == .badRequest && bad.bodyString.contains("kind must be one of fuel, ev, any"))

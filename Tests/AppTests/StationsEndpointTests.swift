@@ -9,9 +9,7 @@ import Testing
     @Test func listIsPagedWithMetaAndLabelledSample() throws {
         let res = try app.test(.GET, "/v1/stations?state=NSW&limit=3&offset=2")
         #expect(res.status == .ok)
-        let json = try AppTestSupport.json(res)
-        let data = try require(json["data"] as? [[String: Any]])
-        let meta = try require(json["meta"] as? [String: Any])
+        let (data, meta) = try AppTestSupport.list(res)
         #expect(data.count == 3)
         #expect(meta["limit"] as? Int == 3)
         #expect(meta["offset"] as? Int == 2)
@@ -26,7 +24,7 @@ import Testing
 
     @Test func nearbySortsByDistanceWithinTheRadius() throws {
         let res = try app.test(.GET, "/v1/stations?near=-33.8688,151.2093&radius_km=3")
-        let data = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        let data = try AppTestSupport.list(res).data
         let distances = data.compactMap { $0["distance_km"] as? Double }
         #expect(!data.isEmpty)
         #expect(distances.count == data.count)
@@ -37,7 +35,7 @@ import Testing
     @Test func priceSortNeedsAFuelAndOrdersByThatFuel() throws {
         #expect(try app.test(.GET, "/v1/stations?sort=price").status == .badRequest)
         let res = try app.test(.GET, "/v1/stations?state=VIC&fuel=U91&sort=price&limit=20")
-        let data = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        let data = try AppTestSupport.list(res).data
         let prices = data.map { station in
             ((station["prices"] as? [[String: Any]]) ?? []).first { $0["fuel"] as? String == "U91" }?["price"] as? Double ?? -1
         }
@@ -48,7 +46,7 @@ import Testing
 
     @Test func bboxKeepsStationsInsideTheViewport() throws {
         let res = try app.test(.GET, "/v1/stations?bbox=-34.0,150.9,-33.7,151.3&limit=500")
-        let data = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]])
+        let data = try AppTestSupport.list(res).data
         #expect(!data.isEmpty)
         for station in data {
             let location = try require(station["location"] as? [String: Double])
@@ -59,13 +57,13 @@ import Testing
 
     @Test func favouritesComeBackInTheOrderAsked() throws {
         let res = try app.test(.GET, "/v1/stations?ids=5,2,9")
-        let ids = try require(try AppTestSupport.json(res)["data"] as? [[String: Any]]).compactMap { $0["id"] as? Int }
+        let ids = try AppTestSupport.list(res).data.compactMap { $0["id"] as? Int }
         #expect(ids == [5, 2, 9])
     }
 
     @Test func brandFilterIgnoresCase() throws {
         let res = try app.test(.GET, "/v1/stations?brand=ampol&limit=500")
-        let brands = Set(try require(try AppTestSupport.json(res)["data"] as? [[String: Any]]).compactMap { $0["brand"] as? String })
+        let brands = Set(try AppTestSupport.list(res).data.compactMap { $0["brand"] as? String })
         #expect(brands == ["Ampol"])
     }
 
@@ -129,7 +127,7 @@ import Testing
         #expect(plain.status == .ok)
         let spaced = try app.test(.GET, "/v1/stations?near=-33.8688,%20151.2093&fuel=U91&sort=PRICE")
         #expect(spaced.status == .ok)
-        let ids = { (res: TestResponse) in try require(try AppTestSupport.json(res)["data"] as? [[String: Any]]).compactMap { $0["id"] as? Int } }
+        let ids = { (res: TestResponse) in try AppTestSupport.list(res).data.compactMap { $0["id"] as? Int } }
         #expect(try ids(spaced) == ids(plain))
         #expect(try !ids(plain).isEmpty)
     }

@@ -23,9 +23,9 @@ import Testing
         let port = try app.startLive()
         defer { app.shutdown() }
         func get(_ query: String) async throws -> (body: Data, json: [String: Any]) {
-            let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/v1/tomorrow?\(query)")!)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(query)")
-            return (body, try require(try JSONSerialization.jsonObject(with: body) as? [String: Any]))
+            let got = try await LiveGet(port: port, "/v1/tomorrow?\(query)")
+            #expect(got.status == 200, "\(query)")
+            return (got.body, try got.json())
         }
         let (body, json) = try await get("state=WA&ids=\(id)")
         let data = try require(json["data"] as? [String: Any])

@@ -15,8 +15,7 @@ import Testing
     func list(_ target: String) throws -> (data: [[String: Any]], meta: [String: Any]) {
         let response = try app.test(.GET, target)
         #expect(response.status == .ok, "\(target): \(response.bodyString)")
-        let json = try AppTestSupport.json(response)
-        return (try require(json["data"] as? [[String: Any]]), try require(json["meta"] as? [String: Any]))
+        return try AppTestSupport.list(response)
     }
 
     static func u91(_ station: [String: Any]) -> Double? {
@@ -119,11 +118,9 @@ import Testing
         let app = try AppTestSupport.sampleApp()
         let port = try app.startLive()
         defer { app.shutdown() }
-        let url = URL(string: "http://127.0.0.1:\(port)/v1/stations?near=\(Self.sydney)&fuel=U91&sort=fill_cost&limit=3")!
-        let (body, response) = try await URLSession.shared.data(from: url)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        let json = try require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
-        let data = try require(json["data"] as? [[String: Any]])
+        let got = try await LiveGet(port: port, "/v1/stations?near=\(Self.sydney)&fuel=U91&sort=fill_cost&limit=3")
+        #expect(got.status == 200)
+        let data = try require(try got.json()["data"] as? [[String: Any]])
         #expect(data.count == 3)
         #expect(data.allSatisfy { $0["fill_cost"] is Double && $0["saving"] is Double })
     }

@@ -6,6 +6,14 @@ import Testing
 @testable import HTTP
 
 @Suite(.serialized) struct LiveServerTests {
+    /// A header timeout of 1 s beside an idle timeout of 30 s: how soon a connection closes tells which one closed it.
+    static func shortHeaderTimeoutApp() -> Application {
+        makeTestApp { app in
+            app.server.headerTimeoutSeconds = 1
+            app.server.idleTimeoutSeconds = 30
+        }
+    }
+
     @Test func aRealHTTPClientGetsAResponse() async throws {
         let app = makeTestApp()
         let port = try app.startLive()
@@ -128,9 +136,7 @@ import Testing
     }
 
     @Test func aSlowHeaderIsTimedOutWith408() throws {
-        let app = makeTestApp()
-        app.server.headerTimeoutSeconds = 1
-        try withLiveServer(app) { port in
+        try withLiveServer(Self.shortHeaderTimeoutApp()) { port in
             let client = try RawClient(port: port)
             try client.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: ")
             let started = Date()
@@ -142,10 +148,7 @@ import Testing
     }
 
     @Test func aConnectionThatNeverSendsAByteIsClosedAfterTheHeaderTimeoutNotTheIdleTimeout() throws {
-        let app = makeTestApp()
-        app.server.headerTimeoutSeconds = 1
-        app.server.idleTimeoutSeconds = 30
-        try withLiveServer(app) { port in
+        try withLiveServer(Self.shortHeaderTimeoutApp()) { port in
             let client = try RawClient(port: port)
             let started = Date()
             let (bytes, closed) = client.readUntilClosed(timeout: 8)
@@ -156,10 +159,7 @@ import Testing
     }
 
     @Test func aKeepAliveConnectionBetweenRequestsWaitsForTheIdleTimeoutNotTheHeaderTimeout() throws {
-        let app = makeTestApp()
-        app.server.headerTimeoutSeconds = 1
-        app.server.idleTimeoutSeconds = 30
-        try withLiveServer(app) { port in
+        try withLiveServer(Self.shortHeaderTimeoutApp()) { port in
             let client = try RawClient(port: port)
             try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(client.readResponses(1).count == 1)

@@ -35,12 +35,11 @@ import Testing
             #expect(json["error"] as? Bool == true)
             #expect(json["reason"] as? String == "price alerts need a database: set PETTY_DATABASE_URL", "\(method) \(path)")
         }
-        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
-        let alerts = try require((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["alerts"] as? [String: Any])
+        let alerts = try require(try await LiveGet(port: port, "/health").json()["alerts"] as? [String: Any])
         #expect(alerts["status"] as? String == "off" && alerts["database"] as? String == "not configured")
         #expect(alerts["evaluator_role"] as? String == "off" && alerts["relay"] as? String == "not configured")
         #expect(alerts.keys.contains("backlog") && alerts["backlog"] is NSNull)
-        let (metrics, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        let metrics = try await LiveGet(port: port, "/metrics").body
         #expect(!String(decoding: metrics, as: UTF8.self).contains("petty_alerts_"), "alerts off: no alert metrics")
     }
 

@@ -60,6 +60,12 @@ enum AppTestSupport {
     static func json(_ response: TestResponse) throws -> [String: Any] {
         try require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "body is not a JSON object: \(response.bodyString.prefix(200))")
     }
+
+    /// A list body's `data` rows and its `meta`.
+    static func list(_ response: TestResponse) throws -> (data: [[String: Any]], meta: [String: Any]) {
+        let json = try json(response)
+        return (try require(json["data"] as? [[String: Any]], "no data rows"), try require(json["meta"] as? [String: Any], "no meta"))
+    }
 }
 
 func require<T>(_ value: T?, _ message: String = "missing value") throws -> T {

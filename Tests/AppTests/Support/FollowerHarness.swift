@@ -56,8 +56,8 @@ struct FollowerHarness {
     func stop() { app.shutdown() }
 
     func get(_ path: String) async throws -> (status: Int, body: Data) {
-        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let got = try await LiveGet(port: port, path)
+        return (got.status, got.body)
     }
 
     func health() async throws -> [String: Any] {
