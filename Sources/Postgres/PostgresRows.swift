@@ -2,11 +2,6 @@
 public struct PostgresColumn: Sendable, Equatable {
     public var name: String
     public var typeOID: UInt32
-
-    public init(name: String, typeOID: UInt32) {
-        self.name = name
-        self.typeOID = typeOID
-    }
 }
 
 /// What one statement returned: the columns, the rows in text format, and the command tag.

@@ -39,12 +39,6 @@ package struct DeviceRegistration: Sendable, Equatable {
     package var platform: Platform
     package var pushToken: String
     package var timeZone: String
-
-    package init(platform: Platform, pushToken: String, timeZone: String) {
-        self.platform = platform
-        self.pushToken = pushToken
-        self.timeZone = timeZone
-    }
 }
 
 package struct RegisteredDevice: Sendable, Equatable {
