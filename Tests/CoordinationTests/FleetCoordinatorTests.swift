@@ -44,7 +44,9 @@ struct FleetCoordinatorTests {
     /// `emptyFleetWait` 0 unless a test is about it: most tests start from an empty fleet.
     func coordinator(_ etcd: FakeEtcd, name: String, member: Member = Member(), clock: Clock = Clock(), emptyFleetWait: Double = 0) -> FleetCoordinator {
         let settings = FleetSettings(endpoints: [etcd.url], fleet: "t", advertiseURL: URL(string: "http://\(name):8080")!, leaseSeconds: 10)
-        return FleetCoordinator(settings: settings, member: member, emptyFleetWait: emptyFleetWait, monotonic: clock.read)
+        // The fake's server reads whole bodies: keep-alives are requests (LeaseKeepAliveStreamTests has the stream).
+        let client = EtcdClient(endpoints: [etcd.url], timeout: settings.requestTimeout, streamsKeepAlives: false)
+        return FleetCoordinator(settings: settings, member: member, client: client, emptyFleetWait: emptyFleetWait, monotonic: clock.read)
     }
 
     @Test func theFirstMemberLeadsPublishesAndAnotherDoesNot() async throws {
@@ -311,6 +313,30 @@ extension FleetCoordinatorTests {
         let after = etcd.state.withLock { $0.calls.filter { $0 == "kv/range" }.count } - before
         #expect(after == 11, "a lease on, one read of the whole prefix, the members with it: \(after)")
         #expect(b.status.memberURLs == ["http://a:8080", "http://b:8080"])
+    }
+}
+
+extension FleetCoordinatorTests {
+    /// A new leader's advertised URL is where followers may copy from: a follower reads the member records again as
+    /// soon as the leader key names a new epoch, not only when its safety net is due.
+    @Test func aNewLeadersRecordIsReadAtOnce() async throws {
+        let etcd = try FakeEtcd().start()
+        defer { etcd.stop() }
+        let clock = Clock()
+        let a = coordinator(etcd, name: "a", clock: clock), b = coordinator(etcd, name: "b", clock: clock)
+        await a.cycle()
+        await b.cycle()
+        #expect(b.status.memberURLs == ["http://a:8080"], "read before b registered; not again within the lease")
+        let c = coordinator(etcd, name: "c", clock: clock)
+        await c.cycle()
+        etcd.delete("/t/leader")
+        clock.advance(0.5)
+        await c.cycle()
+        #expect(c.mayAct())
+        clock.advance(0.5)
+        await b.cycle()
+        #expect(b.status.leaderName == "c:8080")
+        #expect(b.status.memberURLs == ["http://a:8080", "http://b:8080", "http://c:8080"])
     }
 }
 

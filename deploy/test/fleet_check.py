@@ -10,7 +10,8 @@ the run starts, and the fakes date their feeds by that shifted clock: scenario 6
 (never skipped: a member clock outside the window fails it). etcd, nginx and the checker keep the real clock.
 
     fleet_check.py             the seven scenarios of the issue's "How it is checked"
-    fleet_check.py --load=3,5  the fleet benchmark row: etcd requests and bytes per second at idle, per fleet size
+    fleet_check.py --load=3,5  the fleet benchmark row: etcd requests (RPCs started: unary calls and streams
+                               opened), stream messages and bytes per second at idle, per fleet size, by gRPC method
     fleet_check.py --round2    issue 46's scenarios: etcd-writer attacks, the wrong PETTY_FLEET_SECRET (stuck and
                                degraded), a pointer naming a member's own URL, members at -1 h and +1 h, a typo'd
                                fleet name, etcd wiped and rebuilt (with a samples-only member; with a stale member
@@ -21,7 +22,7 @@ the run starts, and the fakes date their feeds by that shifted clock: scenario 6
 
 FLEET_LEASE (default 5 s: etcd's own leader election takes about a second, and one etcd member down
 must not cost the fleet its leader) is PETTY_LEASE_SECONDS; FLEET_WINDOW (default 120 s, the issue's "two minutes") is the length
-of scenario 1. FLEET_KEEP=1 keeps the temp dir; FLEET_BINARY runs that `Run` instead of a release build. Python 3 stdlib only; processes are stopped by pid."""
+of scenario 1; FLEET_LOAD_SECONDS (default 60) the load row's measuring window. FLEET_KEEP=1 keeps the temp dir; FLEET_BINARY runs that `Run` instead of a release build. Python 3 stdlib only; processes are stopped by pid."""
 import base64
 import json
 import os
@@ -893,22 +894,32 @@ def round_two_stale_rebuild(results, fleet, etcd, fake, timings):
 
 
 def etcd_load(etcd):
-    """(requests, bytes) etcd has handled so far, summed over its members (gRPC counters: the JSON gateway's calls
-    go through them too)."""
-    requests = volume = 0.0
+    """What etcd has handled so far, summed over its members, from its gRPC counters (the JSON gateway's calls go
+    through them too): {"requests": RPCs started (a unary call, or a stream opened), "messages": messages received
+    on streams (a watch's create, each keep-alive of a streamed session), "bytes": client bytes in and out,
+    ("requests", method) and ("messages", method): the same by gRPC method}."""
+    load = {"requests": 0.0, "messages": 0.0, "bytes": 0.0}
     for port in etcd.client:
         reply = http_get(f"http://127.0.0.1:{port}/metrics", timeout=5)
         text = reply.body.decode(errors="replace") if reply.body else ""
         for line in text.splitlines():
-            if line.startswith("grpc_server_handled_total{"):
-                requests += float(line.rsplit(" ", 1)[1])
+            value = line.rsplit(" ", 1)[-1]
+            method = line.split('grpc_method="', 1)[1].split('"', 1)[0] if 'grpc_method="' in line else "?"
+            if line.startswith("grpc_server_started_total{"):
+                load["requests"] += float(value)
+                load["requests", method] = load.get(("requests", method), 0.0) + float(value)
+            elif line.startswith("grpc_server_msg_received_total{") and 'grpc_type="unary"' not in line:
+                load["messages"] += float(value)
+                load["messages", method] = load.get(("messages", method), 0.0) + float(value)
             elif line.startswith(("etcd_network_client_grpc_received_bytes_total", "etcd_network_client_grpc_sent_bytes_total")):
-                volume += float(line.rsplit(" ", 1)[1])
-    return requests, volume
+                load["bytes"] += float(value)
+    return load
 
 
-def load_rows(results, fleet, etcd, sizes, seconds=30):
-    """The fleet benchmark row: etcd requests and bytes per second at idle (no dataset change), per fleet size."""
+def load_rows(results, fleet, etcd, sizes, seconds=None):
+    """The fleet benchmark row: etcd requests, stream messages and bytes per second at idle (no dataset change), per
+    fleet size, measured over FLEET_LOAD_SECONDS (default 60 s: several safety-net reads of every member)."""
+    seconds = seconds or int(os.environ.get("FLEET_LOAD_SECONDS", "60"))
     rows = []
     for size in sizes:
         ports = [free_port() for _ in range(size - 3)]
@@ -917,13 +928,19 @@ def load_rows(results, fleet, etcd, sizes, seconds=30):
         if not up:
             note(f"{size} members: not all answered within 300 s")
         time.sleep(max(20, 3 * LEASE))
-        r0, b0 = etcd_load(etcd)
+        before = etcd_load(etcd)
         time.sleep(seconds)
-        r1, b1 = etcd_load(etcd)
-        per_second = ((r1 - r0) / seconds, (b1 - b0) / seconds)
-        rows.append((size, *per_second))
-        note(f"{size} members at idle: {per_second[0]:.1f} etcd requests/s, {per_second[1] / 1024:.1f} KiB/s "
-             f"({per_second[0] / size:.2f} requests/s per member)")
+        after = etcd_load(etcd)
+        rate = {key: (after.get(key, 0.0) - before.get(key, 0.0)) / seconds for key in after}
+        rows.append((size, rate["requests"], rate["bytes"]))
+        split = ", ".join(f"{key[1]} {value:.2f}" for key, value in sorted(rate.items(), key=lambda kv: str(kv[0]))
+                          if isinstance(key, tuple) and key[0] == "requests" and value > 0)
+        streamed = ", ".join(f"{key[1]} {value:.2f}" for key, value in sorted(rate.items(), key=lambda kv: str(kv[0]))
+                             if isinstance(key, tuple) and key[0] == "messages" and value > 0)
+        note(f"{size} members at idle (lease {LEASE} s, {seconds} s): {rate['requests']:.2f} etcd requests/s "
+             f"({rate['requests'] / size:.3f} per member, {rate['requests'] * LEASE / size:.2f} per member per lease), "
+             f"{rate['bytes'] / 1024:.1f} KiB/s; requests by method: {split or 'none'}; "
+             f"stream messages/s: {rate['messages']:.2f} ({streamed or 'none'})")
         for proc in procs:
             fleet.procs.stop(proc)
     results.check(f"etcd load measured at idle for {', '.join(map(str, sizes))} members", len(rows) == len(sizes), f"{rows}")

@@ -28,7 +28,8 @@ extension EtcdClient {
             "key": ProtoJSON.base64(start), "range_end": ProtoJSON.base64(end), "start_revision": ProtoJSON.int64String(revision + 1),
         ]
         guard let body = try? ProtoJSON.encode(["create_request": create]) else { return .failed("request not encodable") }
-        let headers: [(String, String)] = heldToken.map { [("Authorization", $0)] } ?? []
+        // clientv3's `WithRequireLeader`: etcd ends the watch when its member loses the cluster's leader.
+        let headers: [(String, String)] = [("Grpc-Metadata-Hasleader", "true")] + (heldToken.map { [("Authorization", $0)] } ?? [])
         let url = endpoint.appendingPathComponent("v3/watch")
         let connectTimeout = timeout
         let cancelled = Atomic(false)

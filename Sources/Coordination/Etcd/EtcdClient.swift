@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Clocks
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -7,13 +8,17 @@ import FoundationNetworking
 /// etcd v3 through its JSON gateway (`POST /v3/...`) over `URLSession`: https endpoints get TLS for free.
 /// Calls go to the endpoint that answered last and fail over to the next one on a transport error; with
 /// credentials, a token from `/v3/auth/authenticate` rides in the `Authorization` header and is renewed once when
-/// etcd calls it invalid (simple tokens expire after five idle minutes and are per member).
+/// etcd calls it invalid (simple tokens expire after five idle minutes and are per member). Over http, lease
+/// keep-alives go as messages of one held-open stream (`LeaseKeepAliveStream`), a request each only while the
+/// stream fails.
 public final class EtcdClient: Sendable {
     public let endpoints: [URL]
     let credentials: EtcdCredentials?
     let timeout: TimeInterval
     private let session: URLSession
     let plain = PlainHTTP()
+    /// nil: every keep-alive is a request of its own.
+    private let keepAliveStream: LeaseKeepAliveStream?
     private let state = Mutex(State())
 
     private struct State {
@@ -22,18 +27,30 @@ public final class EtcdClient: Sendable {
         var token: String?
         /// The `cluster_id` of the last answer's header: a new value is an etcd rebuilt from nothing.
         var clusterID: String?
+        /// After a failed keep-alive stream, keep-alives are requests until then (monotonic seconds).
+        var streamAgainAt: Double = 0
     }
+
+    /// How long keep-alives are requests after the stream failed (an endpoint that went away, a gateway that
+    /// does not stream).
+    static let streamRetryDelay: Double = 15
+    /// etcd checks a password with bcrypt, one at a time: a fleet's members authenticating at once on a busy host
+    /// take seconds, and at a call's short deadline each would time out and ask again, for ever.
+    static let authenticateTimeout: Double = 4
 
     /// The cluster id etcd last answered with (nil before any answer).
     public var clusterID: String? { state.withLock { $0.clusterID } }
 
     /// Calls start at `firstEndpoint`, by default a random one: a fleet's members spread over the endpoints
-    /// instead of all loading the first in the list.
-    public init(endpoints: [URL], credentials: EtcdCredentials? = nil, timeout: TimeInterval = 2, firstEndpoint: Int? = nil) {
+    /// instead of all loading the first in the list. `streamsKeepAlives` false: every keep-alive is a request.
+    public init(
+        endpoints: [URL], credentials: EtcdCredentials? = nil, timeout: TimeInterval = 2, firstEndpoint: Int? = nil, streamsKeepAlives: Bool = true
+    ) {
         precondition(!endpoints.isEmpty, "at least one etcd endpoint")
         self.endpoints = endpoints
         state.withLock { $0.preferred = (firstEndpoint ?? Int.random(in: 0..<endpoints.count)) % endpoints.count }
         self.credentials = credentials
+        keepAliveStream = streamsKeepAlives ? LeaseKeepAliveStream() : nil
         self.timeout = max(1, timeout.rounded(.up))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = self.timeout
@@ -59,8 +76,26 @@ public final class EtcdClient: Sendable {
 
     /// One keep-alive; the TTL left, or 0 when the lease no longer exists (etcd then omits `TTL`).
     public func keepAlive(_ lease: Int64) async throws(EtcdError) -> Int64 {
+        if let ttl = await streamedKeepAlive(lease) { return ttl }
         let answer = try await call("v3/lease/keepalive", ["ID": ProtoJSON.int64String(lease)])
         return ProtoJSON.int64((answer["result"] as? ProtoJSON.Object ?? answer)["TTL"])
+    }
+
+    /// The keep-alive sent on the stream to the current endpoint; nil when it could not be (https, no token yet,
+    /// the stream failed now or lately): the caller sends it as a request.
+    private func streamedKeepAlive(_ lease: Int64) async -> Int64? {
+        guard let keepAliveStream else { return nil }
+        let endpoint = currentEndpoint
+        let (token, againAt) = state.withLock { ($0.token, $0.streamAgainAt) }
+        guard endpoint.scheme?.lowercased() == "http", MonotonicClock.seconds() >= againAt, credentials == nil || token != nil else { return nil }
+        do {
+            let answer = try await keepAliveStream.keepAlive(lease, on: endpoint, token: token.flatMap { $0.isEmpty ? nil : $0 }, timeout: timeout)
+            if let cluster = answer.clusterID, !cluster.isEmpty { state.withLock { $0.clusterID = cluster } }
+            return answer.ttl
+        } catch {
+            state.withLock { $0.streamAgainAt = MonotonicClock.seconds() + Self.streamRetryDelay }
+            return nil
+        }
     }
 
     public func revoke(_ lease: Int64) async throws(EtcdError) {
@@ -190,7 +225,9 @@ public final class EtcdClient: Sendable {
         guard let credentials else { return "" }
         let token: String
         do throws(EtcdError) {
-            let answer = try await send(endpoint, "v3/auth/authenticate", ["name": credentials.username, "password": credentials.password], token: nil)
+            let answer = try await send(
+                endpoint, "v3/auth/authenticate", ["name": credentials.username, "password": credentials.password], token: nil,
+                timeout: max(timeout, Self.authenticateTimeout))
             guard let issued = answer["token"] as? String, !issued.isEmpty else { throw EtcdError.malformed("no token in the authenticate answer") }
             token = issued
         } catch {
@@ -204,7 +241,10 @@ public final class EtcdClient: Sendable {
         return token
     }
 
-    private func send(_ endpoint: URL, _ path: String, _ body: ProtoJSON.Object, token: String?) async throws(EtcdError) -> ProtoJSON.Object {
+    private func send(
+        _ endpoint: URL, _ path: String, _ body: ProtoJSON.Object, token: String?, timeout: Double? = nil
+    ) async throws(EtcdError) -> ProtoJSON.Object {
+        let timeout = timeout ?? self.timeout
         var request = URLRequest(url: endpoint.appendingPathComponent(path), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Typo'd fleet names (`FleetNeighbours`), looked for once registered and then every minute.
+/// Typo'd fleet names (`FleetNeighbours`), looked for once registered and then every five minutes.
 extension FleetCoordinator {
     /// Once registered, then every `neighbourInterval` seconds: a whole-etcd key listing is not for every round.
-    static let neighbourInterval: Double = 60
+    static let neighbourInterval: Double = 300
 
     func checkNeighbours(_ view: FleetView) async {
         let now = monotonic()

@@ -4,8 +4,9 @@ import Clocks
 
 /// Runs one member's side of the fleet against etcd: a lease kept alive every third of its TTL, the member
 /// record under it, a campaign when the leader key is absent and the member may lead (`CampaignRule`), the
-/// epoch-guarded publication of each new dataset while leading, and a read of the whole fleet every `tick`
-/// (the pointer followers copy from). Every decision about leading is `Election`'s; this type only does the I/O.
+/// epoch-guarded publication of each new dataset while leading, and the fleet's small keys (the pointer
+/// followers copy from, the leader key) watched, with a read of the whole fleet as a safety net. Every decision
+/// about leading is `Election`'s; this type only does the I/O.
 ///
 /// `mayAct()` is the gate the member's pollers check; `tick()` may be called as often as wanted (a watchdog)
 /// so a passed deadline stops the leader even while an etcd call hangs.
@@ -43,17 +44,24 @@ public final class FleetCoordinator: Sendable {
         /// The fleet generation and the etcd cluster it was recorded in, as persisted with the member's data.
         var generation = FleetGeneration()
         var lastGenerationWarning: String?
-        /// The member records as last read, and when they are read again.
+        /// The member records as last read, the leader epoch they were read under, and when they are read again.
         var memberKVs: [EtcdKeyValue] = []
+        var membersEpoch: Int64 = 0
         var nextMembersRead: Double = 0
         /// Whether the fleet's keys were seen (a pointer or a leader) since the generation began.
         var sawFleet = false
         /// Whether the last round found a fleet at rest enough to wait on a watch (a leader, the generation held).
         var mayWait = false
         var lastWatchFailure: String?
+        /// Whether the last watch ended as a watch does (a change, a quiet wait, a wake), not with a failure.
+        var watchHealthy = false
         /// Whether an etcd call failed since the round began (a write to retry soon).
         var failedInRound = false
     }
+
+    /// While the watch is healthy, the whole fleet (member records included) is read once every this many leases:
+    /// the safety net against a change the watch missed. Otherwise once a lease.
+    static let safetyNetLeases: Double = 6
 
     public init(
         settings: FleetSettings, member: any FleetMember, client: EtcdClient? = nil, interval: Double = 0.5, emptyFleetWait: Double? = nil,
@@ -152,9 +160,10 @@ public final class FleetCoordinator: Sendable {
 
     /// Reads the fleet, then campaigns, publishes or registers as due; the revision read at, nil when etcd failed.
     /// Each round reads the keys before `members/` (leader, pointer, ids: a few hundred bytes whatever the fleet's
-    /// size); the member records, which grow with it, only when the leader key is absent (a campaign compares
-    /// them) and otherwise once a lease (then in the same read), so a fleet's read volume grows with its size,
-    /// not with its square.
+    /// size). The member records, which grow with it, are read in the same read when the safety net is due (once
+    /// every `safetyNetLeases` leases while the watch is healthy, else once a lease), and on their own when the
+    /// leader key is absent (a campaign compares them) or names a new leader (its advertised URL is where followers
+    /// may copy from), so a fleet's read volume grows with its size, not with its square.
     @discardableResult
     func round() async -> Int64? {
         var kvs: [EtcdKeyValue]
@@ -171,20 +180,14 @@ public final class FleetCoordinator: Sendable {
             return nil
         }
         let now = monotonic()
+        let leaderEpoch = kvs.first { $0.key == keys.leader }?.createRevision ?? 0
         if membersDue {
             let members = kvs.filter { $0.key.hasPrefix(keys.membersPrefix) }
             kvs.removeAll { $0.key >= keys.membersPrefix }
-            state.withLock { state in
-                state.memberKVs = members
-                state.nextMembersRead = now + Double(settings.leaseSeconds)
-            }
-        } else if !kvs.contains(where: { $0.key == keys.leader }) {
+            noteMembers(members, epoch: leaderEpoch, at: now)
+        } else if leaderEpoch == 0 || leaderEpoch != state.withLock({ $0.membersEpoch }) {
             do {
-                let members = try await client.range(prefix: keys.membersPrefix)
-                state.withLock { state in
-                    state.memberKVs = members
-                    state.nextMembersRead = now + Double(settings.leaseSeconds)
-                }
+                noteMembers(try await client.range(prefix: keys.membersPrefix), epoch: leaderEpoch, at: now)
             } catch {
                 etcdFailed(error)
                 return nil
@@ -206,16 +209,26 @@ public final class FleetCoordinator: Sendable {
         return revision
     }
 
-    /// At idle, waits up to a lease on a watch of the keys before `members/` instead of reading them again each
-    /// `interval`; the next round then reads the member records too, so a quiet fleet costs each member one read
-    /// and one watch per lease besides its keep-alives. A leaderless fleet, a new generation or a failed watch
-    /// polls every `interval` instead (false). The wait ends early when this member has something to write (a
-    /// newer dataset to publish or register) or its lease or role changed.
+    private func noteMembers(_ members: [EtcdKeyValue], epoch: Int64, at now: Double) {
+        state.withLock { state in
+            state.memberKVs = members
+            state.membersEpoch = epoch
+            state.nextMembersRead = now + Double(settings.leaseSeconds) * (state.watchHealthy ? Self.safetyNetLeases : 1)
+        }
+    }
+
+    /// At idle, waits on a watch of the keys before `members/` until the safety net's read is due instead of
+    /// reading them again each `interval`; the next round then reads the member records too, so a quiet fleet costs
+    /// each member one read and one watch per `safetyNetLeases` leases besides its (streamed) keep-alives. A
+    /// leaderless fleet, a new generation or a failed watch polls every `interval` instead (false). The wait ends
+    /// early when this member has something to write (a newer dataset to publish or register) or its lease or
+    /// role changed. The watch asks etcd to end it when its member loses the cluster's leader (such a member
+    /// hears of no change), and the round that follows reads from a member that has one.
     func awaitChange(after revision: Int64) async -> Bool {
-        let (mayWait, lease, role) = state.withLock { ($0.mayWait, $0.election.lease, $0.election.role) }
+        let (mayWait, lease, role, readDue) = state.withLock { ($0.mayWait, $0.election.lease, $0.election.role, $0.nextMembersRead) }
         guard mayWait, let lease, interval > 0 else { return false }
         let outcome = await client.waitForChange(
-            from: keys.root, to: keys.membersPrefix, after: revision, upTo: Double(settings.leaseSeconds)
+            from: keys.root, to: keys.membersPrefix, after: revision, upTo: max(interval, readDue - monotonic())
         ) { [self] in
             let (now, registered) = state.withLock { ($0.election.lease, $0.registered) }
             if now != lease || state.withLock({ $0.election.role }) != role { return true }
@@ -223,10 +236,18 @@ public final class FleetCoordinator: Sendable {
         }
         if case .failed(let why) = outcome {
             if state.withLock({ $0.lastWatchFailure != why }) { log("fleet: watching etcd failed (\(why)); reading every \(interval) s") }
-            state.withLock { $0.lastWatchFailure = why }
+            let now = monotonic()
+            state.withLock { state in
+                state.lastWatchFailure = why
+                state.watchHealthy = false
+                state.nextMembersRead = min(state.nextMembersRead, now + Double(settings.leaseSeconds))
+            }
             return false
         }
-        state.withLock { $0.lastWatchFailure = nil }
+        state.withLock { state in
+            state.lastWatchFailure = nil
+            state.watchHealthy = true
+        }
         return true
     }
 
