@@ -9,6 +9,9 @@ package struct PettyContext: Sendable {
     package let startedAt: Date
     /// Bodies and derived values rendered once per snapshot (`SnapshotMemo`), shared by every controller.
     let memo = SnapshotMemo()
+    /// Route searches' pages (`AlongPageMemo`), apart from `memo`: routes are many and rarely asked twice, and
+    /// must not push the shared answers out. A var for tests that bound it tighter.
+    var alongPages = SnapshotMemo(limits: AlongPageMemo.limits)
     package let appStoreID: String?
     /// The base of absolute URLs on pages (`PETTY_PUBLIC_URL`, or the listen address).
     package var publicURL = PublicURL(listenHost: "127.0.0.1", port: 8080)

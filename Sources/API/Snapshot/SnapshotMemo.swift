@@ -94,14 +94,19 @@ package final class SnapshotMemo: Sendable {
         let kept = table.withLock { table -> Entry? in table.version == view.version ? table.entries[key] : nil }
         if let kept, kept.holds(at: wall), let value = kept.value as? Value { return value }
         let value = try build()
-        let cost = bytes(value)
+        keep(value, for: key, in: view, wall: wall, freshness: freshness(value), bytes: bytes(value))
+        return value
+    }
+
+    /// Keeps `value` for `key` in `view`'s snapshot, built at `wall` and costing `bytes`: what `value(...)` does
+    /// with what it built, for a caller that learns only while building whether a value may be kept.
+    func keep<Value: Sendable>(_ value: Value, for key: Key, in view: PettyView, wall: Date, freshness: Freshness, bytes cost: Int) {
         table.withLock { table in
             if view.version > table.version { table = Table(version: view.version) }
             guard view.version == table.version, cost <= limits.bytes else { return }
-            let entry = Entry(value: value, builtAt: wall, freshness: freshness(value), bytes: cost, serial: table.serial)
+            let entry = Entry(value: value, builtAt: wall, freshness: freshness, bytes: cost, serial: table.serial)
             table.store(key, entry, limits: limits)
         }
-        return value
     }
 
     /// The value kept for `key` in `view`'s snapshot when it holds at `wall`; nil otherwise (nothing is built).

@@ -11,13 +11,7 @@ enum JSONParameters {
     static let mediaType = "application/json"
 
     static func query(of request: Request, maxBytes: Int, objects: Set<String> = []) throws -> URLQuery {
-        let type = request.headers.first(name: "Content-Type")?.lowercased() ?? ""
-        guard type.hasPrefix(mediaType) else {
-            throw Abort(HTTPStatus(code: 415), reason: "the body must be JSON: send Content-Type: \(mediaType)")
-        }
-        guard request.body.count <= maxBytes else {
-            throw Abort(.payloadTooLarge, reason: "the body takes at most \(maxBytes) bytes, got \(request.body.count)")
-        }
+        try admit(request, maxBytes: maxBytes)
         let object: [String: Field]
         do {
             object = try JSONDecoder().decode([String: Field].self, from: Data(request.body))
@@ -43,6 +37,17 @@ enum JSONParameters {
             }
         }
         return URLQuery(items: items)
+    }
+
+    /// The checks made before a body is read: a JSON media type (else 415) and at most `maxBytes` (else 413).
+    static func admit(_ request: Request, maxBytes: Int) throws {
+        let type = request.headers.first(name: "Content-Type")?.lowercased() ?? ""
+        guard type.hasPrefix(mediaType) else {
+            throw Abort(HTTPStatus(code: 415), reason: "the body must be JSON: send Content-Type: \(mediaType)")
+        }
+        guard request.body.count <= maxBytes else {
+            throw Abort(.payloadTooLarge, reason: "the body takes at most \(maxBytes) bytes, got \(request.body.count)")
+        }
     }
 
     /// One field's value as the text a query string would carry.
