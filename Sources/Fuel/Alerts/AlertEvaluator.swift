@@ -23,6 +23,7 @@ public struct AlertEvaluator: Sendable {
         var slot: Int
         var station: StationID
         var location: Coordinate
+        var cosLatitude: Double
         var price: PriceTenths
         /// The station's counted price in the snapshot before (what a move with no reference measures from).
         var previous: PriceTenths?
@@ -38,7 +39,8 @@ public struct AlertEvaluator: Sendable {
             guard let slot = snapshot.slot(of: change.station), poll.index.standing(change.fuel, slot: slot) == .counts,
                   let price = poll.index.priceTenths(change.fuel, slot: slot) else { continue }
             let location = snapshot.entries[slot].station.location
-            let counted = CountedChange(slot: slot, station: change.station, location: location, price: PriceTenths(tenths: price),
+            let counted = CountedChange(slot: slot, station: change.station, location: location, cosLatitude: location.cosLatitude,
+                                        price: PriceTenths(tenths: price),
                                         previous: firstSeen(change.station, change.fuel, in: poll))
             for alert in index.watching(station: change.station, fuel: change.fuel) {
                 if index.records[Int(alert)].alertKind == .cheapestChanged { areas.insert(alert); continue }
@@ -70,10 +72,15 @@ public struct AlertEvaluator: Sendable {
                 visited[word] |= bit
                 let record = index.records[slot]
                 let center = Coordinate(latitude: record.latitude, longitude: record.longitude)
+                let cosLatitude = center.cosLatitude
+                let radius = record.radiusKm
+                // No point further in latitude than the radius (plus a metre for rounding) is within it.
+                let latitudeSpan = (radius + 0.001) / Self.kmPerDegree
                 let isCheapest = record.alertKind == .cheapestChanged
-                AlertGridCell.forEachCovering(center, radiusKm: record.radiusKm) { cell in
+                AlertGridCell.forEachCovering(center, radiusKm: radius) { cell in
                     guard let changes = byCell[AlertIndex.CellFuel(cell: cell, fuel: cellFuel.fuel)] else { return true }
-                    for change in changes where center.distanceKm(to: change.location) <= record.radiusKm {
+                    for change in changes where abs(change.location.latitude - center.latitude) <= latitudeSpan
+                        && center.distanceKm(to: change.location, cosLatitude: cosLatitude, otherCosLatitude: change.cosLatitude) <= radius {
                         if isCheapest {
                             areas.insert(alert)
                             return false
@@ -85,6 +92,8 @@ public struct AlertEvaluator: Sendable {
             }
         }
     }
+
+    static let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
 
     /// The per-station kinds: `price_below`, `price_drop`, `price_rise`.
     func evaluatePrice(
