@@ -200,17 +200,19 @@ class Bench:
         devices = total // 2
         self.migrated("petty_send")
         if not (self.work / "devices.csv").exists():
-            sh([BENCH, "alert-rows", "--data-dir", self.work / "large", "--out", self.work, "--alerts", devices * 5])
+            sh([BENCH, "alert-rows", "--data-dir", self.work / "large", "--out", self.work, "--alerts", devices * 6])
         self.cluster.psql("petty_send", f"""
             \\copy devices (id, platform, push_token, time_zone, secret_hash) FROM '{self.work}/devices.csv' WITH (FORMAT csv)
             INSERT INTO notifications (device_id, decision_key, collapse_id, payload, fence_generation, fence_revision, deliver_after)
-            SELECT (g - 1) % {devices} + 1, 'bench.' || g, 'petty-bench.' || g,
+            WITH d AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM devices ORDER BY id LIMIT {devices})
+            SELECT d.id, 'bench.' || g, 'petty-bench.' || g,
                    jsonb_build_object('title', 'Station ' || g, 'message', 'U91 is 179.9 c/L, at or below your 180.0',
                                       'station_id', 1, 'fuel', 'U91', 'price', 179.9),
                    0, 0, now() - interval '1 minute'
-            FROM generate_series(1, {total}) g;
+            FROM generate_series(1, {total}) g JOIN d ON d.n = (g - 1) % {devices} + 1;
             ANALYZE;
             """)
+        total = int(self.cluster.psql("petty_send", "SELECT count(*) FROM notifications", capture=True))
         relay_log = self.work / "relay.log"
         relay = self.procs.start([BENCH, "fake-relay"], log=relay_log)
         wait_for(10, lambda: relay_log.exists() and relay_log.read_text().startswith("port "))
@@ -274,8 +276,11 @@ end
         errors = int(bad.group(1)) if bad else 0
         p99 = re.search(r"99%\s+(\S+)", out)
         stored = int(self.cluster.psql(db, "SELECT count(*) FROM alerts", capture=True))
-        self.row("alert-post", rate >= 2000 and errors == 0,
-                           f"{rate:.0f} req/s, p99 {p99.group(1) if p99 else '?'}, {errors} non-2xx, {stored} alerts stored; target >= 2,000 req/s")
+        seconds = float(re.match(r"([\d.]+)", self.args.duration).group(1))
+        created = stored / seconds
+        self.row("alert-post", created >= 2000 and errors == 0,
+                 f"{created:.0f} alerts created/s ({stored} stored in {self.args.duration}); wrk: {rate:.0f} answers/s, "
+                 f"{errors} non-2xx (503 when the loops' database gate is full), p99 {p99.group(1) if p99 else '?'}; target >= 2,000 req/s")
 
 
 def main():
