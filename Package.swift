@@ -37,7 +37,7 @@ let package = Package(
         // Wiring: configuration, commands, persistence, replication, pollers, the fleet and the application builder.
         .target(name: "App", dependencies: ["API", "HTTP", "Fuel", "Providers", "Coordination", "Crypto", "Clocks", "AlertStore", "Postgres", "Push"]),
         .executableTarget(name: "Run", dependencies: ["App"]),
-        .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers", "TestSupport"], path: "Benchmarks/Sources/PettyBench"),
+        .executableTarget(name: "PettyBench", dependencies: ["App", "Fuel", "Providers", "TestSupport", "FakeRelay"], path: "Benchmarks/Sources/PettyBench"),
 
         // What the test targets (and the benchmark's synthetic datasets) share: the seeded generator, and a fake etcd.
         .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),

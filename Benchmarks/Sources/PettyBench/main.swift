@@ -7,7 +7,9 @@
 //   PettyBench along-search --urls FILE [--runs 15]
 //   PettyBench respond --urls FILE --data-dir DIR [--runs 9]
 //   PettyBench worst --data-dir DIR [--runs 15] [--only ENDPOINT]
-//   PettyBench alert-evaluation [--alerts 1000000] [--stations 8000] [--changes 2000] [--runs 9] [--seed 42]
+//   PettyBench alert-evaluation --data-dir DIR [--alerts 1000000] [--changes 2000] [--runs 9] [--seed 42]
+//   PettyBench alert-rows --data-dir DIR --out DIR [--alerts 1000000] [--seed 42]
+//   PettyBench fake-relay
 //
 // Build with `swift build -c release --product PettyBench`; timings from a debug build mean nothing.
 import Foundation
@@ -35,6 +37,10 @@ do {
         try WorstCase.run(Options(arguments.dropFirst()))
     case "alert-evaluation":
         try AlertEvaluation.run(Options(arguments.dropFirst()))
+    case "alert-rows":
+        try AlertRows.run(Options(arguments.dropFirst()))
+    case "fake-relay":
+        try FakeRelayProcess.run(Options(arguments.dropFirst()))
     default:
         FileHandle.standardError.write(Data("""
             usage: PettyBench make-large-dataset --out DIR [--stations 8000] [--prices 30000] [--days 90] [--seed 42]
@@ -44,7 +50,9 @@ do {
                    PettyBench along-search --urls FILE [--runs 15]
                    PettyBench respond --urls FILE --data-dir DIR [--runs 9]
                    PettyBench worst --data-dir DIR [--runs 15] [--only ENDPOINT]
-                   PettyBench alert-evaluation [--alerts 1000000] [--stations 8000] [--changes 2000] [--runs 9] [--seed 42]
+                   PettyBench alert-evaluation --data-dir DIR [--alerts 1000000] [--changes 2000] [--runs 9] [--seed 42]
+                   PettyBench alert-rows --data-dir DIR --out DIR [--alerts 1000000] [--seed 42]
+                   PettyBench fake-relay
 
             """.utf8))
         exit(2)

@@ -3,47 +3,46 @@ import Foundation
 extension AlertEvaluator {
     /// One `cheapest_changed` alert whose area held a changed price: the area's cheapest counted price at a station
     /// neither judged closed nor members-only, against the one last notified.
-    func evaluateCheapest(_ alert: WatchedAlert, poll: AlertPoll, states: AlertStates, into outcome: inout AlertOutcome) {
-        let definition = alert.definition
-        guard let (slot, price) = cheapest(definition, in: poll) else { return }
-        let entry = poll.snapshot.entries[slot]
-        let key = AlertStateKey.area(alert.id)
-        let rule = CheapestChangedRule.evaluate(
-            cheapest: entry.id, price: price, reference: outcome.states[key] ?? states[key], change: definition.change ?? AlertDefinition.minChange)
-        let version = poll.snapshot.version
-        let decisionKey = "a\(alert.id).cheapest.\(definition.fuel.rawValue).v\(version)"
+    func evaluateCheapest(_ slot: Int, poll: AlertPoll, states: AlertStates, memo: inout AlertPollMemo, into outcome: inout AlertOutcome) {
+        let record = index.records[slot]
+        guard let answer = cheapest(slot, in: poll, memo: &memo) else { return }
+        let entry = poll.snapshot.entries[answer.slot]
+        let price = answer.price
+        let key = AlertStateKey.area(record.id)
+        let change = record.change == PackedAlert.none ? AlertDefinition.minChange : PriceTenths(tenths: Int(record.change))
+        let rule = CheapestChangedRule.evaluate(cheapest: entry.id, price: price, reference: outcome.states[key] ?? states[key], change: change)
+        let fuel = record.fuelType
+        let decisionKey = "a\(record.id).cheapest.\(fuel.rawValue).v\(poll.snapshot.version)"
         switch rule {
         case .quiet(let state):
             if states[key] != state { outcome.states[key] = state }
         case .moved(let state):
             outcome.states[key] = state
-            decide(alert, station: entry, price: price, message: AlertText.cheapestMoved(definition.fuel, price: price, station: entry.station.name),
-                   key: decisionKey, poll: poll, into: &outcome)
+            decide(slot, station: answer.slot, price: price, message: AlertText.cheapestMoved(fuel, price: price, station: entry.station.name),
+                   key: decisionKey, poll: poll, memo: &memo, into: &outcome)
         case .dropped(let by, let state):
             outcome.states[key] = state
-            decide(alert, station: entry, price: price, message: AlertText.cheapestDropped(definition.fuel, by: by, price: price),
-                   key: decisionKey, poll: poll, into: &outcome)
+            decide(slot, station: answer.slot, price: price, message: AlertText.cheapestDropped(fuel, by: by, price: price),
+                   key: decisionKey, poll: poll, memo: &memo, into: &outcome)
         }
     }
 
     /// The slot and price of the area's cheapest admitted, counted price (cheapest, then nearest or lowest id).
-    private func cheapest(_ definition: AlertDefinition, in poll: AlertPoll) -> (Int, PriceTenths)? {
-        let index = poll.index
-        let access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: poll.clocks, wall: poll.now)
-        switch definition.target {
-        case .near(let point, let radius):
-            guard let hit = index.cheapestNearHits(fuel: definition.fuel, point: point, radiusKm: radius, limit: 1, access: access).first,
-                  let price = index.snapshot.entries[hit.slot].price(of: definition.fuel) else { return nil }
-            return (hit.slot, price.price)
-        case .stations(let ids):
-            var best: (Int, PriceTenths)?
-            for id in Set(ids).sorted() {
-                guard let slot = index.snapshot.slot(of: id), let price = index.snapshot.entries[slot].price(of: definition.fuel),
-                      index.standing(definition.fuel, slot: slot) == .counts, !index.isMembersOnly(slot),
-                      access.admits(index.snapshot.entries[slot].station) else { continue }
-                if best.map({ price.price < $0.1 }) ?? true { best = (slot, price.price) }
-            }
-            return best
+    private func cheapest(_ slot: Int, in poll: AlertPoll, memo: inout AlertPollMemo) -> AlertPollMemo.Answer? {
+        let record = index.records[slot]
+        let fuel = record.fuelType
+        if record.isNear {
+            return memo.cheapest(near: Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm, fuel: fuel,
+                                 in: poll.index)
         }
+        let index = poll.index
+        var best: AlertPollMemo.Answer?
+        for id in Set(self.index.stations(of: slot)).sorted() {
+            guard let station = index.snapshot.slot(of: id), let price = index.snapshot.entries[station].price(of: fuel),
+                  index.standing(fuel, slot: station) == .counts, !index.isMembersOnly(station),
+                  memo.access.admits(index.snapshot.entries[station].station) else { continue }
+            if best.map({ price.price < $0.price }) ?? true { best = AlertPollMemo.Answer(slot: station, price: price.price) }
+        }
+        return best
     }
 }

@@ -6,26 +6,31 @@ extension AlertEvaluator {
     /// `cheapest_changed` from today's cheapest. Its states start afresh (a changed alert's old ones no longer apply).
     public func seed(_ alertID: Int64, index fuelIndex: FuelIndex, now: Date) -> AlertOutcome {
         var outcome = AlertOutcome()
-        guard let alert = index[alertID], alert.definition.kind != .waTomorrow else { return outcome }
+        guard let alertSlot = index.slot(of: alertID).map(Int.init) else { return outcome }
+        let record = index.records[alertSlot]
+        guard record.alertKind != .waTomorrow else { return outcome }
         let poll = AlertPoll(index: fuelIndex, changes: [], now: now)
-        if alert.definition.kind == .cheapestChanged {
-            evaluateCheapest(alert, poll: poll, states: [:], into: &outcome)
+        var memo = AlertPollMemo(poll)
+        if record.alertKind == .cheapestChanged {
+            evaluateCheapest(alertSlot, poll: poll, states: [:], memo: &memo, into: &outcome)
             return outcome
         }
         let snapshot = fuelIndex.snapshot
-        let fuel = alert.definition.fuel
+        let fuel = record.fuelType
         var slots: [Int] = []
-        switch alert.definition.target {
-        case .stations(let ids):
-            slots = Set(ids).sorted().compactMap { snapshot.slot(of: $0) }
-        case .near(let point, let radius):
-            fuelIndex.spatial.forEach(near: point, radiusKm: radius, where: { _ in true }) { slots.append($0.slot) }
+        if record.isNear {
+            fuelIndex.spatial.forEach(near: Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm,
+                                      where: { _ in true }) { slots.append($0.slot) }
             slots.sort()
+        } else {
+            slots = Set(index.stations(of: alertSlot)).sorted().compactMap { snapshot.slot(of: $0) }
         }
         for slot in slots {
             let entry = snapshot.entries[slot]
             guard let price = entry.price(of: fuel), fuelIndex.standing(fuel, slot: slot) == .counts else { continue }
-            evaluatePrice(alert, entry: entry, price: price.price, poll: poll, states: [:], into: &outcome)
+            let change = CountedChange(slot: slot, station: entry.id, location: entry.station.location, cosLatitude: entry.station.location.cosLatitude,
+                                       price: price.price, previous: nil)
+            evaluatePrice(alertSlot, change, poll: poll, states: [:], memo: &memo, into: &outcome)
         }
         return outcome
     }

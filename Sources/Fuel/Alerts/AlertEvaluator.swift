@@ -3,6 +3,11 @@ import Foundation
 /// Matches a poll's changed prices against the index and applies each kind's rule with the stored states.
 /// Pure: the same poll, index and states give the same decisions, so a retry after a failed write decides the same
 /// rows (with the same keys) again. Only counted prices (neither stale nor implausible) move anything.
+///
+/// The work follows the changes and their matches: each counted change visits the alerts watching its station, and
+/// the `near` alerts of each grid cell holding changes are visited once each, against the changes of the cells
+/// they cover. A `cheapest_changed` alert whose area held a change asks its area's cheapest once; alerts asking
+/// the same question (centre, radius, fuel) share one search (`AlertPollMemo`).
 public struct AlertEvaluator: Sendable {
     public var index: AlertIndex
     /// The WA trading day whose tomorrow prices were last announced: `wa_tomorrow` speaks once per day.
@@ -13,78 +18,141 @@ public struct AlertEvaluator: Sendable {
         self.tomorrowAnnounced = tomorrowAnnounced
     }
 
+    /// A changed price that counts, as the rules read it.
+    struct CountedChange {
+        var slot: Int
+        var station: StationID
+        var location: Coordinate
+        var cosLatitude: Double
+        var price: PriceTenths
+        /// The station's counted price in the snapshot before (what a move with no reference measures from).
+        var previous: PriceTenths?
+    }
+
     public func evaluate(_ poll: AlertPoll, states: AlertStates) -> AlertOutcome {
         var outcome = AlertOutcome()
-        var areas: Set<Int64> = []
+        var memo = AlertPollMemo(poll)
+        var areas: Set<Int32> = []
+        var byCell: [AlertIndex.CellFuel: [CountedChange]] = [:]
         let snapshot = poll.snapshot
         for change in poll.changes {
-            guard let slot = snapshot.slot(of: change.station), poll.index.standing(change.fuel, slot: slot) == .counts else { continue }
-            let entry = snapshot.entries[slot]
-            guard let current = entry.price(of: change.fuel) else { continue }
-            let price = current.price
-            let (watching, near) = index.candidates(station: change.station, fuel: change.fuel, at: entry.station.location)
-            for id in watching {
-                guard let alert = index[id] else { continue }
-                if alert.definition.kind == .cheapestChanged { areas.insert(id); continue }
-                evaluatePrice(alert, entry: entry, price: price, poll: poll, states: states, into: &outcome)
+            guard let slot = snapshot.slot(of: change.station), poll.index.standing(change.fuel, slot: slot) == .counts,
+                  let price = poll.index.priceTenths(change.fuel, slot: slot) else { continue }
+            let location = snapshot.entries[slot].station.location
+            let counted = CountedChange(slot: slot, station: change.station, location: location, cosLatitude: location.cosLatitude,
+                                        price: PriceTenths(tenths: price),
+                                        previous: firstSeen(change.station, change.fuel, in: poll))
+            for alert in index.watching(station: change.station, fuel: change.fuel) {
+                if index.records[Int(alert)].alertKind == .cheapestChanged { areas.insert(alert); continue }
+                evaluatePrice(Int(alert), counted, poll: poll, states: states, memo: &memo, into: &outcome)
             }
-            for id in near {
-                guard let alert = index[id], case .near(let point, let radius) = alert.definition.target,
-                      point.distanceKm(to: entry.station.location) <= radius else { continue }
-                if alert.definition.kind == .cheapestChanged { areas.insert(id); continue }
-                evaluatePrice(alert, entry: entry, price: price, poll: poll, states: states, into: &outcome)
-            }
+            byCell[AlertIndex.CellFuel(cell: AlertGridCell(location), fuel: change.fuel), default: []].append(counted)
         }
-        for id in areas.sorted() {
-            guard let alert = index[id] else { continue }
-            evaluateCheapest(alert, poll: poll, states: states, into: &outcome)
+        evaluateNear(byCell, areas: &areas, poll: poll, states: states, memo: &memo, into: &outcome)
+        for slot in areas.sorted(by: { index.records[Int($0)].id < index.records[Int($1)].id }) {
+            evaluateCheapest(Int(slot), poll: poll, states: states, memo: &memo, into: &outcome)
         }
-        evaluateTomorrow(poll, into: &outcome)
+        evaluateTomorrow(poll, memo: &memo, into: &outcome)
         return outcome
     }
 
+    /// Each `near` alert of a cell holding changes, once: the changes within its radius (in the cells it covers).
+    private func evaluateNear(
+        _ byCell: [AlertIndex.CellFuel: [CountedChange]], areas: inout Set<Int32>, poll: AlertPoll, states: AlertStates, memo: inout AlertPollMemo,
+        into outcome: inout AlertOutcome
+    ) {
+        var visited = [UInt64](repeating: 0, count: index.records.count / 64 + 1)
+        let cells = byCell.keys.sorted { ($0.fuel.ordinal, $0.cell.row, $0.cell.column) < ($1.fuel.ordinal, $1.cell.row, $1.cell.column) }
+        for cellFuel in cells {
+            guard let alerts = index.near(cell: cellFuel.cell, fuel: cellFuel.fuel) else { continue }
+            for alert in alerts {
+                let slot = Int(alert)
+                let (word, bit) = (slot >> 6, UInt64(1) << UInt64(slot & 63))
+                guard visited[word] & bit == 0 else { continue }
+                visited[word] |= bit
+                let record = index.records[slot]
+                let center = Coordinate(latitude: record.latitude, longitude: record.longitude)
+                let cosLatitude = center.cosLatitude
+                let radius = record.radiusKm
+                // No point further in latitude than the radius (plus a metre for rounding) is within it.
+                let latitudeSpan = (radius + 0.001) / Self.kmPerDegree
+                let isCheapest = record.alertKind == .cheapestChanged
+                AlertGridCell.forEachCovering(center, radiusKm: radius) { cell in
+                    guard let changes = byCell[AlertIndex.CellFuel(cell: cell, fuel: cellFuel.fuel)] else { return true }
+                    for change in changes where abs(change.location.latitude - center.latitude) <= latitudeSpan
+                        && center.distanceKm(to: change.location, cosLatitude: cosLatitude, otherCosLatitude: change.cosLatitude) <= radius {
+                        if isCheapest {
+                            areas.insert(alert)
+                            return false
+                        }
+                        evaluatePrice(slot, change, poll: poll, states: states, memo: &memo, into: &outcome)
+                    }
+                    return true
+                }
+            }
+        }
+    }
+
+    static let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
+
     /// The per-station kinds: `price_below`, `price_drop`, `price_rise`.
-    func evaluatePrice(_ alert: WatchedAlert, entry: StationEntry, price: PriceTenths, poll: AlertPoll, states: AlertStates, into outcome: inout AlertOutcome) {
-        let definition = alert.definition
-        let key = AlertStateKey(alertID: alert.id, station: entry.id)
+    func evaluatePrice(
+        _ slot: Int, _ change: CountedChange, poll: AlertPoll, states: AlertStates, memo: inout AlertPollMemo, into outcome: inout AlertOutcome
+    ) {
+        let record = index.records[slot]
+        let price = change.price
+        let kind = record.alertKind
+        if kind == .priceBelow, record.threshold != PackedAlert.none,
+           price.tenths > Int(record.threshold), price.tenths < Int(record.threshold) + PriceBelowRule.rearmMargin.tenths {
+            return // between the threshold and the re-arm margin nothing changes, armed or not
+        }
+        let key = AlertStateKey(alertID: record.id, station: change.station)
         let state = outcome.states[key] ?? states[key] ?? AlertState()
         var next = state
         var message: String?
-        switch definition.kind {
+        switch kind {
         case .priceBelow:
-            guard let threshold = definition.threshold else { return }
+            guard record.threshold != PackedAlert.none else { return }
+            let threshold = PriceTenths(tenths: Int(record.threshold))
             let rule = PriceBelowRule.evaluate(price: price, threshold: threshold, armed: state.armed)
             next.armed = rule.armed
-            if rule.fires { message = AlertText.below(definition.fuel, price: price, threshold: threshold) }
+            if rule.fires { message = AlertText.below(record.fuelType, price: price, threshold: threshold) }
         case .priceDrop, .priceRise:
-            guard let change = definition.change else { return }
-            let direction: PriceMoveRule.Direction = definition.kind == .priceDrop ? .drop : .rise
-            let reference = state.reference ?? firstSeen(entry.id, definition.fuel, in: poll)
-            let rule = PriceMoveRule.evaluate(price: price, reference: reference, change: change, direction: direction)
+            guard record.change != PackedAlert.none else { return }
+            let direction: PriceMoveRule.Direction = kind == .priceDrop ? .drop : .rise
+            let reference = state.reference ?? change.previous
+            let rule = PriceMoveRule.evaluate(price: price, reference: reference, change: PriceTenths(tenths: Int(record.change)), direction: direction)
             next.reference = rule.reference
             if rule.fires, let reference {
-                message = AlertText.moved(definition.fuel, from: reference, to: price, direction: direction)
+                message = AlertText.moved(record.fuelType, from: reference, to: price, direction: direction)
             }
         case .cheapestChanged, .waTomorrow:
             return
         }
         if next != state { outcome.states[key] = next }
         guard let message else { return }
-        decide(alert, station: entry, price: price, message: message,
-               key: AlertDecision.key(alert: alert.id, station: entry.id, fuel: definition.fuel, version: poll.snapshot.version), poll: poll, into: &outcome)
+        decide(slot, station: change.slot, price: price, message: message,
+               key: AlertDecision.key(alert: record.id, station: change.station, fuel: record.fuelType, version: poll.snapshot.version), poll: poll,
+               memo: &memo, into: &outcome)
     }
 
     /// The price an alert with no reference yet measures from: the station's counted price in the snapshot before.
-    private func firstSeen(_ station: StationID, _ fuel: FuelType, in poll: AlertPoll) -> PriceTenths? {
+    func firstSeen(_ station: StationID, _ fuel: FuelType, in poll: AlertPoll) -> PriceTenths? {
         guard let previous = poll.previous, let entry = previous[station], let price = entry.price(of: fuel),
               previous.judge.standing(of: price, at: entry.station) == .counts else { return nil }
         return price.price
     }
 
-    func decide(_ alert: WatchedAlert, station: StationEntry, price: PriceTenths, message: String, key: String, poll: AlertPoll, into outcome: inout AlertOutcome) {
-        let (deliverAfter, group) = AlertSchedule.delivery(of: alert, decidedAt: poll.now)
+    func decide(
+        _ slot: Int, station: Int, price: PriceTenths, message: String, key: String, poll: AlertPoll, memo: inout AlertPollMemo,
+        into outcome: inout AlertOutcome
+    ) {
+        let record = index.records[slot]
+        let schedule = memo.schedule(record, zones: index.zones, now: poll.now)
+        let entry = poll.snapshot.entries[station]
         outcome.decisions.append(AlertDecision(
-            key: key, alertID: alert.id, deviceID: alert.deviceID, station: station.id, fuel: alert.definition.fuel, price: price,
-            title: station.station.name, message: message, deliverAfter: deliverAfter, summaryGroup: group))
+            key: key, alertID: record.id, deviceID: record.deviceID, station: entry.id, fuel: record.fuelType, price: price,
+            title: entry.station.name, message: message, deliverAfter: schedule.deliverAfter,
+            summaryGroup: schedule.day.map { "daily.a\(record.id).\($0)" }))
     }
 }

@@ -1,7 +1,13 @@
+import Foundation
+
 /// The alerts the evaluator matches changed prices against, in memory: by (station, fuel) for alerts on favourite
 /// stations, by grid cell and fuel for `near` alerts, and the `wa_tomorrow` alerts apart (they answer a publication,
 /// not a price). Built from the stored alerts and kept current one alert at a time, so a poll's cost grows with
 /// its changes and their matches, never with the number of alerts.
+///
+/// A million alerts must fit in a few hundred bytes each at most: every alert is one fixed-size `PackedAlert` in a
+/// contiguous array (no per-alert heap object), its favourite stations a run of `stationPool`, its zone a number into
+/// `zones`; the match tables hold 4-byte slots.
 public struct AlertIndex: Sendable {
     public struct StationFuel: Hashable, Sendable {
         public var station: StationID
@@ -13,9 +19,17 @@ public struct AlertIndex: Sendable {
         public var fuel: FuelType
     }
 
-    public private(set) var alerts: [Int64: WatchedAlert] = [:]
-    private(set) var byStation: [StationFuel: [Int64]] = [:]
-    private(set) var byCell: [CellFuel: [Int64]] = [:]
+    private(set) var records: [PackedAlert] = []
+    /// Favourite stations of every `stations` alert, each alert's a run `stationsStart ..< + stationsCount`.
+    private(set) var stationPool: [Int32] = []
+    /// Pool entries no alert uses any more (removed or replaced); compacted when they are most of it.
+    private var poolGarbage = 0
+    private var slotByID: [Int64: Int32] = [:]
+    private var freeSlots: [Int32] = []
+    private(set) var zones: [TimeZone] = []
+    private var zoneNumbers: [String: UInt16] = [:]
+    private(set) var byStation: [StationFuel: [Int32]] = [:]
+    private(set) var byCell: [CellFuel: [Int32]] = [:]
     public private(set) var tomorrowAlerts: Set<Int64> = []
 
     public init() {}
@@ -24,49 +38,135 @@ public struct AlertIndex: Sendable {
         for alert in alerts { upsert(alert) }
     }
 
-    public var count: Int { alerts.count }
+    public var count: Int { slotByID.count }
 
-    public subscript(id: Int64) -> WatchedAlert? { alerts[id] }
+    /// Room for `count` alerts without regrowing the tables (a load knows roughly how many it reads).
+    public mutating func reserveCapacity(_ count: Int) {
+        records.reserveCapacity(count)
+        slotByID.reserveCapacity(count)
+    }
+
+    public subscript(id: Int64) -> WatchedAlert? {
+        guard let slot = slotByID[id] else { return nil }
+        return watched(slot: Int(slot))
+    }
 
     /// Adds an alert, or replaces the one with its id.
     public mutating func upsert(_ alert: WatchedAlert) {
         remove(id: alert.id)
-        alerts[alert.id] = alert
-        // Slots first, then the tables: a closure over `self` that mutates its tables while `self` is being read
-        // would copy every table on each call.
-        for slot in Self.slots(of: alert) {
-            switch slot {
-            case .station(let key): byStation[key, default: []].append(alert.id)
-            case .cell(let key): byCell[key, default: []].append(alert.id)
+        let record = pack(alert)
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            records[Int(free)] = record
+        } else {
+            slot = Int32(records.count)
+            records.append(record)
+        }
+        slotByID[alert.id] = slot
+        for key in Self.keys(of: alert) {
+            switch key {
+            case .station(let key): byStation[key, default: []].append(slot)
+            case .cell(let key): byCell[key, default: []].append(slot)
             case .tomorrow: tomorrowAlerts.insert(alert.id)
             }
         }
     }
 
     public mutating func remove(id: Int64) {
-        guard let alert = alerts.removeValue(forKey: id) else { return }
-        for slot in Self.slots(of: alert) {
-            switch slot {
-            case .station(let key): Self.drop(id, from: &byStation, at: key)
-            case .cell(let key): Self.drop(id, from: &byCell, at: key)
+        guard let slot = slotByID.removeValue(forKey: id) else { return }
+        let alert = watched(slot: Int(slot))
+        for key in Self.keys(of: alert) {
+            switch key {
+            case .station(let key): Self.drop(slot, from: &byStation, at: key)
+            case .cell(let key): Self.drop(slot, from: &byCell, at: key)
             case .tomorrow: tomorrowAlerts.remove(id)
             }
         }
+        poolGarbage += Int(records[Int(slot)].stationsCount)
+        records[Int(slot)] = PackedAlert.vacant
+        freeSlots.append(slot)
+        if poolGarbage > 4_096, poolGarbage * 2 > stationPool.count { compactPool() }
     }
 
-    /// The alerts a price of `fuel` at `station` (at `location`) may concern: those watching the station, and the
-    /// `near` alerts of its cell (the caller measures the distance).
+    /// The alerts (by id) a price of `fuel` at `station` (at `location`) may concern: those watching the station,
+    /// and the `near` alerts of its cell (the caller measures the distance).
     public func candidates(station: StationID, fuel: FuelType, at location: Coordinate) -> (watching: [Int64], near: [Int64]) {
-        (byStation[StationFuel(station: station, fuel: fuel)] ?? [], byCell[CellFuel(cell: AlertGridCell(location), fuel: fuel)] ?? [])
+        (watching(station: station, fuel: fuel).map { records[Int($0)].id },
+         (byCell[CellFuel(cell: AlertGridCell(location), fuel: fuel)] ?? []).map { records[Int($0)].id })
     }
 
-    private enum Slot {
+    // MARK: - What the evaluator reads, by slot
+
+    func watching(station: StationID, fuel: FuelType) -> [Int32] {
+        byStation[StationFuel(station: station, fuel: fuel)] ?? []
+    }
+
+    func near(cell: AlertGridCell, fuel: FuelType) -> [Int32]? {
+        byCell[CellFuel(cell: cell, fuel: fuel)]
+    }
+
+    func slot(of id: Int64) -> Int32? { slotByID[id] }
+
+    /// The favourite stations of the alert in `slot` (none for a `near` alert).
+    func stations(of slot: Int) -> [StationID] {
+        let record = records[slot]
+        let start = Int(record.stationsStart)
+        return stationPool[start..<(start + Int(record.stationsCount))].map { StationID(Int($0)) }
+    }
+
+    /// The alert in `slot` as the rules and the decisions read it (built on demand: only matched alerts pay).
+    func watched(slot: Int) -> WatchedAlert {
+        let record = records[slot]
+        let target: AlertDefinition.Target
+        if !record.isNear {
+            target = .stations(stations(of: slot))
+        } else {
+            target = .near(Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm)
+        }
+        return WatchedAlert(id: record.id, deviceID: record.deviceID, definition: record.definition(target: target), zone: zones[Int(record.zone)])
+    }
+
+    // MARK: - Packing
+
+    private mutating func pack(_ alert: WatchedAlert) -> PackedAlert {
+        var record = PackedAlert(alert)
+        record.zone = zoneNumber(alert.zone)
+        if case .stations(let ids) = alert.definition.target {
+            record.stationsStart = Int32(stationPool.count)
+            record.stationsCount = UInt8(ids.count)
+            stationPool.append(contentsOf: ids.map { Int32(truncatingIfNeeded: $0.rawValue) })
+        }
+        return record
+    }
+
+    private mutating func zoneNumber(_ zone: TimeZone) -> UInt16 {
+        if let number = zoneNumbers[zone.identifier] { return number }
+        let number = UInt16(zones.count)
+        zones.append(zone)
+        zoneNumbers[zone.identifier] = number
+        return number
+    }
+
+    private mutating func compactPool() {
+        var pool: [Int32] = []
+        pool.reserveCapacity(stationPool.count - poolGarbage)
+        for slot in records.indices where records[slot].stationsCount > 0 {
+            let start = Int(records[slot].stationsStart)
+            records[slot].stationsStart = Int32(pool.count)
+            pool.append(contentsOf: stationPool[start..<(start + Int(records[slot].stationsCount))])
+        }
+        stationPool = pool
+        poolGarbage = 0
+    }
+
+    private enum Key {
         case station(StationFuel)
         case cell(CellFuel)
         case tomorrow
     }
 
-    private static func slots(of alert: WatchedAlert) -> [Slot] {
+    private static func keys(of alert: WatchedAlert) -> [Key] {
         let definition = alert.definition
         if definition.kind == .waTomorrow { return [.tomorrow] }
         switch definition.target {
@@ -77,9 +177,10 @@ public struct AlertIndex: Sendable {
         }
     }
 
-    private static func drop<Key: Hashable>(_ id: Int64, from table: inout [Key: [Int64]], at key: Key) {
-        guard var ids = table[key] else { return }
-        ids.removeAll { $0 == id }
-        table[key] = ids.isEmpty ? nil : ids
+    private static func drop<Key: Hashable>(_ slot: Int32, from table: inout [Key: [Int32]], at key: Key) {
+        guard var slots = table[key] else { return }
+        table[key] = nil
+        if let position = slots.firstIndex(of: slot) { slots.remove(at: position) }
+        if !slots.isEmpty { table[key] = slots }
     }
 }

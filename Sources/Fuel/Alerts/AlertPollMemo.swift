@@ -1,0 +1,76 @@
+import Foundation
+
+/// What one evaluation computes once and every alert asking the same shares: each distinct cheapest question's
+/// answer (one search per exact centre, radius and fuel, so every alert still gets what its own search would give),
+/// each delivery rule's schedule at the poll's instant (quiet hours and daily times per zone), and the access filter.
+struct AlertPollMemo {
+    struct Question: Hashable {
+        var latitude: UInt64
+        var longitude: UInt64
+        var radius: UInt64
+        var fuel: UInt8
+    }
+
+    struct Answer {
+        var slot: Int
+        var price: PriceTenths
+    }
+
+    struct Rule: Hashable {
+        var dailyAt: Int16
+        var quietFrom: Int16
+        var quietTo: Int16
+        var zone: UInt16
+    }
+
+    struct Schedule {
+        var deliverAfter: Date?
+        /// For a `daily` rule: the local day of its delivery, which names the alert's summary group.
+        var day: String?
+    }
+
+    let access: AccessFilter
+    private(set) var answers: [Question: Answer?] = [:]
+    private var schedules: [Rule: Schedule] = [:]
+    /// How many cheapest searches ran (distinct questions), for the benchmark's report.
+    private(set) var searches = 0
+
+    init(_ poll: AlertPoll) {
+        access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: poll.clocks, wall: poll.now)
+    }
+
+    /// The area's cheapest admitted, counted price of a `near` question (cheapest, then nearest, then lowest slot).
+    mutating func cheapest(near point: Coordinate, radiusKm: Double, fuel: FuelType, in index: FuelIndex) -> Answer? {
+        let question = Question(latitude: point.latitude.bitPattern, longitude: point.longitude.bitPattern, radius: radiusKm.bitPattern,
+                                fuel: UInt8(fuel.ordinal))
+        if let known = answers[question] { return known }
+        searches += 1
+        var answer: Answer?
+        if let hit = index.cheapestNearHits(fuel: fuel, point: point, radiusKm: radiusKm, limit: 1, access: access).first,
+           let price = index.priceTenths(fuel, slot: hit.slot) {
+            answer = Answer(slot: hit.slot, price: PriceTenths(tenths: price))
+        }
+        answers[question] = answer
+        return answer
+    }
+
+    /// When a decision of an alert with this delivery rule, made at `now`, may be pushed (see `AlertSchedule`).
+    mutating func schedule(_ record: PackedAlert, zones: [TimeZone], now: Date) -> Schedule {
+        let rule = Rule(dailyAt: record.dailyAt, quietFrom: record.quietFrom, quietTo: record.quietTo, zone: record.zone)
+        if let known = schedules[rule] { return known }
+        let zone = zones[Int(record.zone)]
+        let schedule: Schedule
+        if record.dailyAt != PackedAlert.noMinute, let at = TimeOfDay(minutes: Int(record.dailyAt)) {
+            let when = at.nextOccurrence(onOrAfter: now, in: zone)
+            schedule = Schedule(deliverAfter: when, day: CalendarDay(containing: when, in: zone).description)
+        } else if record.quietFrom != PackedAlert.noMinute, let from = TimeOfDay(minutes: Int(record.quietFrom)),
+                  let to = TimeOfDay(minutes: Int(record.quietTo)) {
+            let at = QuietHours(from: from, to: to).deliveryTime(for: now, in: zone)
+            schedule = Schedule(deliverAfter: at == now ? nil : at, day: nil)
+        } else {
+            schedule = Schedule(deliverAfter: nil, day: nil)
+        }
+        schedules[rule] = schedule
+        return schedule
+    }
+}
