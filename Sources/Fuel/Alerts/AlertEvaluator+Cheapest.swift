@@ -33,13 +33,14 @@ extension AlertEvaluator {
         switch definition.target {
         case .near(let point, let radius):
             guard let hit = index.cheapestNearHits(fuel: definition.fuel, point: point, radiusKm: radius, limit: 1, access: access).first,
+                  !poll.isSample(hit.slot),
                   let price = index.snapshot.entries[hit.slot].price(of: definition.fuel) else { return nil }
             return (hit.slot, price.price)
         case .stations(let ids):
             var best: (Int, PriceTenths)?
             for id in Set(ids).sorted() {
                 guard let slot = index.snapshot.slot(of: id), let price = index.snapshot.entries[slot].price(of: definition.fuel),
-                      index.standing(definition.fuel, slot: slot) == .counts, !index.isMembersOnly(slot),
+                      poll.counts(definition.fuel, slot: slot), !index.isMembersOnly(slot),
                       access.admits(index.snapshot.entries[slot].station) else { continue }
                 if best.map({ price.price < $0.1 }) ?? true { best = (slot, price.price) }
             }

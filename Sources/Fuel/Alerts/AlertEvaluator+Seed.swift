@@ -24,7 +24,7 @@ extension AlertEvaluator {
         }
         for slot in slots {
             let entry = snapshot.entries[slot]
-            guard let price = entry.price(of: fuel), fuelIndex.standing(fuel, slot: slot) == .counts else { continue }
+            guard let price = entry.price(of: fuel), poll.counts(fuel, slot: slot) else { continue }
             evaluatePrice(alert, entry: entry, price: price.price, poll: poll, states: [:], into: &outcome)
         }
         return outcome

@@ -18,7 +18,7 @@ public struct AlertEvaluator: Sendable {
         var areas: Set<Int64> = []
         let snapshot = poll.snapshot
         for change in poll.changes {
-            guard let slot = snapshot.slot(of: change.station), poll.index.standing(change.fuel, slot: slot) == .counts else { continue }
+            guard let slot = snapshot.slot(of: change.station), poll.counts(change.fuel, slot: slot) else { continue }
             let entry = snapshot.entries[slot]
             guard let current = entry.price(of: change.fuel) else { continue }
             let price = current.price
