@@ -55,8 +55,8 @@ args=(
     # ensure_resource_availability and object_level_authorization find nothing to test in a read-only
     # API without auth or links between writes; schemathesis skips them by itself.)
     # The price alert routes (tag Alerts) need PostgreSQL: this server runs without PETTY_DATABASE_URL, so each
-    # answers its documented 503, which the no-5xx check refuses. Their bad input is tested in AppTests
-    # (DeviceRoutesValidationTests) and against a real database (AlertsLiveRoutesTests, Tests/postgres/run.sh).
+    # answers its documented 503, which the no-5xx check refuses. alerts_fuzz.sh runs them against a server with a
+    # throwaway PostgreSQL (and AppTests' DeviceRoutesValidationTests, AlertsLiveRoutesTests test their bad input).
     --exclude-tag Alerts
     --max-examples "$max_examples"
     --max-time "$max_time"

@@ -4,6 +4,8 @@
 #   2. swift build -c release --product Run
 #   3. protocol_lint.py: REDbot + httplint (+ HEAD/GET and conditional/Range probes)
 #   4. api_fuzz.sh: schemathesis, all checks, bounded by ST_MAX_TIME (default 90 s)
+#   5. alerts_fuzz.sh: the alert routes with a throwaway PostgreSQL: schemathesis on tag Alerts as a device, and
+#      alerts_bad_input.py (wrong secrets, other devices' ids, bodies, unknown fields and kinds)
 # Prints `check | cases tried | failures` and a last line `N passed, N failed` (checks, not cases);
 # exits non-zero when any check failed. About 2.5 min with the venv and build cached.
 #
@@ -51,14 +53,18 @@ echo "== API contract fuzzing (schemathesis)"
 bash "$root/Robustness/lint/api_fuzz.sh" --binary "$binary" 2>&1 | tee "$log/fuzz.txt"
 fuzz_status=${PIPESTATUS[0]}
 
+echo "== the alert routes with a database (schemathesis on tag Alerts, bad input)"
+bash "$root/Robustness/lint/alerts_fuzz.sh" --binary "$binary" 2>&1 | tee "$log/alerts.txt"
+alerts_status=${PIPESTATUS[0]}
+
 echo
 echo "== summary"
 passed=0
 failed=0
 printf '%-14s | %11s | %s\n' check "cases tried" failures
 printf '%-14s-+-%11s-+-%s\n' -------------- ----------- --------
-for expected in redbot httplint head-vs-get conditional schemathesis; do
-    line=$(grep -h "^RESULT $expected " "$log/protocol.txt" "$log/fuzz.txt" | tail -1)
+for expected in redbot httplint head-vs-get conditional schemathesis schemathesis-alerts alerts-bad-input; do
+    line=$(grep -h "^RESULT $expected " "$log/protocol.txt" "$log/fuzz.txt" "$log/alerts.txt" | tail -1)
     if [ -z "$line" ]; then
         printf '%-14s | %11s | %s\n' "$expected" "-" "did not run"
         failed=$((failed + 1))
@@ -69,7 +75,7 @@ for expected in redbot httplint head-vs-get conditional schemathesis; do
     if [ "$failures" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 # A tool that exited non-zero without saying why still fails the run.
-if [ "$protocol_status" -ne 0 ] || [ "$fuzz_status" -ne 0 ]; then
+if [ "$protocol_status" -ne 0 ] || [ "$fuzz_status" -ne 0 ] || [ "$alerts_status" -ne 0 ]; then
     [ "$failed" -eq 0 ] && failed=1
 fi
 echo "elapsed: $(( $(date +%s) - started )) s"

@@ -10,6 +10,11 @@ struct AlertParameters: EndpointParameters {
     static let maxBodyBytes = 16 * 1024
     /// The field that is a JSON object.
     static let objects: Set<String> = ["quiet_hours"]
+    /// Each field's JSON type, as the schema states it.
+    static let types: [String: JSONParameters.FieldType] = [
+        "kind": .string, "fuel": .string, "station_ids": .numbers, "near": .string, "radius_km": .number, "threshold": .number,
+        "change": .number, "delivery": .string, "at": .string,
+    ]
 
     enum Name: String, ParameterName {
         /// Required: price_below, price_drop, price_rise, cheapest_changed or wa_tomorrow.

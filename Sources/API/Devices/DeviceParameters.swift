@@ -4,6 +4,7 @@ import HTTP
 /// The JSON body of `POST /v1/devices`: a phone registering for alerts.
 struct DeviceRegistrationParameters: EndpointParameters {
     static let operation = "POST /v1/devices"
+    static let types: [String: JSONParameters.FieldType] = ["platform": .string, "push_token": .string, "time_zone": .string]
 
     enum Name: String, ParameterName {
         /// Required: `ios` or `android` (which push service the relay uses).
@@ -30,6 +31,7 @@ struct DeviceRegistrationParameters: EndpointParameters {
 /// and/or a new time zone.
 struct DeviceUpdateParameters: EndpointParameters {
     static let operation = "PUT /v1/devices/{id}"
+    static let types: [String: JSONParameters.FieldType] = ["push_token": .string, "time_zone": .string]
 
     enum Name: String, ParameterName {
         /// The new APNs or FCM token.

@@ -27,7 +27,7 @@ struct DevicesController: RouteCollection {
     // MARK: Devices
 
     func register(_ request: Request, _ backend: any AlertsBackend) throws -> Response {
-        let params = try DeviceRegistrationParameters(body(of: request, operation: DeviceRegistrationParameters.operation))
+        let params = try DeviceRegistrationParameters(body(of: request, operation: DeviceRegistrationParameters.operation, types: DeviceRegistrationParameters.types))
         let device = try backend.registerDevice(params.registration)
         var response = DeviceBodies.response(HTTPStatus(code: 201)) { DeviceBodies.device(device, &$0) }
         response.headers.add(name: "Location", value: "/v1/devices/\(device.id)")
@@ -36,7 +36,7 @@ struct DevicesController: RouteCollection {
 
     func updateDevice(_ request: Request, _ backend: any AlertsBackend) throws -> Response {
         let id = try DeviceAuthorization.check(request, backend: backend)
-        let params = try DeviceUpdateParameters(body(of: request, operation: DeviceUpdateParameters.operation))
+        let params = try DeviceUpdateParameters(body(of: request, operation: DeviceUpdateParameters.operation, types: DeviceUpdateParameters.types))
         try backend.updateDevice(id: id, pushToken: params.pushToken, timeZone: params.timeZone)
         return Self.noContent()
     }
@@ -125,14 +125,16 @@ struct DevicesController: RouteCollection {
     }
 
     /// A JSON body read as the endpoint's declared fields; no query string beside it.
-    func body<Name: ParameterName>(of request: Request, operation: String, objects: Set<String> = []) throws -> QueryReader<Name> {
+    func body<Name: ParameterName>(
+        of request: Request, operation: String, objects: Set<String> = [], types: [String: JSONParameters.FieldType]
+    ) throws -> QueryReader<Name> {
         try Self.noQuery(request, operation)
-        let fields = try JSONParameters.query(of: request, maxBytes: Self.maxDeviceBodyBytes, objects: objects)
+        let fields = try JSONParameters.query(of: request, maxBytes: Self.maxDeviceBodyBytes, objects: objects, types: types)
         return try QueryReader(fields, operation: operation)
     }
 
     func alertDefinition(_ request: Request, operation: String) throws -> AlertDefinition {
-        let params = try AlertParameters(body(of: request, operation: operation, objects: AlertParameters.objects))
+        let params = try AlertParameters(body(of: request, operation: operation, objects: AlertParameters.objects, types: AlertParameters.types))
         try AlertStations.check(params.definition, in: context.store.current.snapshot)
         return params.definition
     }

@@ -32,14 +32,15 @@ extension AlertEvaluator {
         let record = index.records[slot]
         let fuel = record.fuelType
         if record.isNear {
-            return memo.cheapest(near: Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm, fuel: fuel,
-                                 in: poll.index)
+            let answer = memo.cheapest(near: Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm,
+                                       fuel: fuel, in: poll.index)
+            return answer.flatMap { poll.isSample($0.slot) ? nil : $0 }
         }
         let index = poll.index
         var best: AlertPollMemo.Answer?
         for id in Set(self.index.stations(of: slot)).sorted() {
             guard let station = index.snapshot.slot(of: id), let price = index.snapshot.entries[station].price(of: fuel),
-                  index.standing(fuel, slot: station) == .counts, !index.isMembersOnly(station),
+                  poll.counts(fuel, slot: station), !index.isMembersOnly(station),
                   memo.access.admits(index.snapshot.entries[station].station) else { continue }
             if best.map({ price.price < $0.price }) ?? true { best = AlertPollMemo.Answer(slot: station, price: price.price) }
         }

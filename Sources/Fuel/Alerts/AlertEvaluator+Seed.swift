@@ -27,7 +27,7 @@ extension AlertEvaluator {
         }
         for slot in slots {
             let entry = snapshot.entries[slot]
-            guard let price = entry.price(of: fuel), fuelIndex.standing(fuel, slot: slot) == .counts else { continue }
+            guard let price = entry.price(of: fuel), poll.counts(fuel, slot: slot) else { continue }
             let change = CountedChange(slot: slot, station: entry.id, location: entry.station.location, cosLatitude: entry.station.location.cosLatitude,
                                        price: price.price, previous: nil)
             evaluatePrice(alertSlot, change, poll: poll, states: [:], memo: &memo, into: &outcome)

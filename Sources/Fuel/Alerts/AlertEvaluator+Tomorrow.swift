@@ -19,7 +19,7 @@ extension AlertEvaluator {
             for station in Set(index.stations(of: alertSlot)).sorted() {
                 guard let slot = snapshot.slot(of: station), snapshot.entries[slot].station.state == .WA,
                       let price = snapshot.entries[slot].price(of: fuel), let tomorrow = price.tomorrow, tomorrow.day == text,
-                      poll.index.standing(fuel, slot: slot) == .counts,
+                      poll.counts(fuel, slot: slot),
                       abs(tomorrow.price.tenths - price.price.tenths) > PricePolicy.sameWithinTenths else { continue }
                 decide(alertSlot, station: slot, price: tomorrow.price,
                        message: AlertText.tomorrow(fuel, today: price.price, tomorrow: tomorrow.price),

@@ -36,7 +36,7 @@ public struct AlertEvaluator: Sendable {
         var byCell: [AlertIndex.CellFuel: [CountedChange]] = [:]
         let snapshot = poll.snapshot
         for change in poll.changes {
-            guard let slot = snapshot.slot(of: change.station), poll.index.standing(change.fuel, slot: slot) == .counts,
+            guard let slot = snapshot.slot(of: change.station), poll.counts(change.fuel, slot: slot),
                   let price = poll.index.priceTenths(change.fuel, slot: slot) else { continue }
             let location = snapshot.entries[slot].station.location
             let counted = CountedChange(slot: slot, station: change.station, location: location, cosLatitude: location.cosLatitude,

@@ -12,6 +12,9 @@ public struct AlertPoll: Sendable {
     /// Each provider's clock (whether a station is open, when WA's tomorrow prices count as published): one
     /// pass over the snapshot, made once per poll.
     public let clocks: DataClocks
+    /// The providers serving the bundled sample payloads (a mixed deployment serves them for the states it does not
+    /// poll): their prices never move an alert, since nobody can buy at them.
+    public let sampleProviders: Set<ProviderID>
 
     public init(index: FuelIndex, changes: [PriceChange], previous: Snapshot? = nil, now: Date) {
         self.index = index
@@ -19,6 +22,17 @@ public struct AlertPoll: Sendable {
         self.previous = previous
         self.now = now
         clocks = DataClocks(snapshot: index.snapshot)
+        sampleProviders = Set(index.snapshot.statuses.filter { $0.source == .sample }.map(\.provider))
+    }
+
+    /// Whether the price of `fuel` at `slot` may move an alert: it counts (neither stale nor implausible) and it is
+    /// not sample data.
+    public func counts(_ fuel: FuelType, slot: Int) -> Bool {
+        index.standing(fuel, slot: slot) == .counts && !isSample(slot)
+    }
+
+    public func isSample(_ slot: Int) -> Bool {
+        !sampleProviders.isEmpty && sampleProviders.contains(index.snapshot.entries[slot].station.provider)
     }
 
     /// The poll between two published snapshots: the prices of `index` first seen after `previous` changed.

@@ -55,6 +55,9 @@ import Testing
         (#"{"platform": "ios", "push_token": "t", "time_zone": "Australia/Perth", "pushtoken": "x"}"#, "did you mean 'push_token'"),
         (#"{"platform": "ios", "push_token": null, "time_zone": "Australia/Perth"}"#, "push_token"),
         (#"["ios"]"#, "JSON object"),
+        (#"{"platform": "ios", "push_token": 12345678, "time_zone": "Australia/Perth"}"#, "push_token must be a string"),
+        (#"{"platform": "ios", "push_token": ["a", "b"], "time_zone": "Australia/Perth"}"#, "push_token must be a string"),
+        (#"{"platform": true, "push_token": "t", "time_zone": "Australia/Perth"}"#, "platform must be a string"),
     ])
     func aBadRegistrationIsA400NamingTheFieldAndWritesNothing(body: String, named: String) throws {
         let writes = backend.writes
@@ -143,6 +146,10 @@ import Testing
         (#"{"kind": "price_drop", "fuel": "U91", "station_ids": [3300], "change": 2, "quiet_hours": "22:00-07:00"}"#, "quiet_hours"),
         (#"{"kind": "price_drop", "fuel": "U91", "station_ids": [3300], "change": 2, "quiet_hours": {"from": "22:00", "to": "07:00", "days": "mon"}}"#, "quiet_hours.days"),
         (#"{"kind": "price_below", "fuel": "U91", "station_ids": [3300], "thresold": 170}"#, "did you mean 'threshold'"),
+        (#"{"kind": "price_below", "fuel": "U91", "station_ids": [3300], "threshold": "170"}"#, "threshold must be a number"),
+        (#"{"kind": "price_below", "fuel": "U91", "station_ids": "3300", "threshold": 170}"#, "station_ids must be an array of numbers"),
+        (#"{"kind": "price_below", "fuel": "U91", "station_ids": ["3300"], "threshold": 170}"#, "station_ids must be an array of numbers"),
+        (#"{"kind": "price_below", "fuel": 91, "station_ids": [3300], "threshold": 170}"#, "fuel must be a string"),
     ])
     func aBadAlertIsA400NamingTheFieldAndWritesNothing(body: String, named: String) throws {
         let device = try register()

@@ -6,11 +6,28 @@ import HTTP
 /// declares its parameters once and checks them the same way: an unknown field is the unknown-parameter 400.
 /// Each field holds a string, a number or a boolean; a list is a string (`"U91,E10"`) or an array of them. A field
 /// named in `objects` holds one object of such values instead, read as `name.key` parameters
-/// (`{"quiet_hours": {"from": "22:00"}}` is `quiet_hours.from=22:00`).
+/// (`{"quiet_hours": {"from": "22:00"}}` is `quiet_hours.from=22:00`). A field named in `types` must hold that JSON
+/// type (an app's body, whose schema says `"push_token": string`, is not a query string moved into a body).
 enum JSONParameters {
     static let mediaType = "application/json"
 
-    static func query(of request: Request, maxBytes: Int, objects: Set<String> = []) throws -> URLQuery {
+    /// The JSON type a field named in `types` must have.
+    enum FieldType: Sendable {
+        case string
+        case number
+        /// An array of numbers.
+        case numbers
+
+        var described: String {
+            switch self {
+            case .string: "a string"
+            case .number: "a number"
+            case .numbers: "an array of numbers"
+            }
+        }
+    }
+
+    static func query(of request: Request, maxBytes: Int, objects: Set<String> = [], types: [String: FieldType] = [:]) throws -> URLQuery {
         try admit(request, maxBytes: maxBytes)
         let object: [String: Field]
         do {
@@ -20,7 +37,14 @@ enum JSONParameters {
         } catch let DecodingError.valueNotFound(_, context) where !context.codingPath.isEmpty {
             throw Abort(.badRequest, reason: "\(context.codingPath[0].stringValue) must not be null")
         } catch {
-            throw Abort(.badRequest, reason: "the body must be a JSON object of parameters, e.g. {\"polyline\": \"...\", \"fuel\": \"U91\"}")
+            throw Abort(.badRequest, reason: types.isEmpty
+                ? "the body must be a JSON object of parameters, e.g. {\"polyline\": \"...\", \"fuel\": \"U91\"}"
+                : "the body must be a JSON object of the fields \(types.keys.sorted().joined(separator: ", "))")
+        }
+        for name in object.keys.sorted() {
+            if let type = types[name], !object[name]!.has(type) {
+                throw Abort(.badRequest, reason: "\(name) must be \(type.described)")
+            }
         }
         // In a stable order (JSON objects have none), so errors name the same field every time.
         var items: [(name: String, value: String)] = []
@@ -53,15 +77,26 @@ enum JSONParameters {
     /// One field's value as the text a query string would carry.
     enum Field: Decodable {
         case text(String)
-        case list([String])
+        /// A JSON string (`text` holds numbers and booleans as their text).
+        case string(String)
+        case number(String)
+        case list([Field])
         /// One level only: its members are texts or lists, never objects.
         case object([String: String])
 
         var text: String {
             switch self {
-            case .text(let value): value
-            case .list(let values): values.joined(separator: ",")
+            case .text(let value), .string(let value), .number(let value): value
+            case .list(let values): values.map(\.text).joined(separator: ",")
             case .object: ""
+            }
+        }
+
+        func has(_ type: FieldType) -> Bool {
+            switch (self, type) {
+            case (.string, .string), (.number, .number): true
+            case (.list(let items), .numbers): items.allSatisfy { if case .number = $0 { true } else { false } }
+            default: false
             }
         }
 
@@ -70,17 +105,18 @@ enum JSONParameters {
             if let flag = try? container.decode(Bool.self) {
                 self = .text(flag ? "true" : "false")
             } else if let text = try? container.decode(String.self) {
-                self = .text(text)
+                self = .string(text)
             } else if let number = try? container.decode(Double.self) {
-                self = .text(Self.text(number))
+                self = .number(Self.text(number))
             } else if var items = try? decoder.unkeyedContainer() {
-                var values: [String] = []
+                var values: [Field] = []
                 while !items.isAtEnd {
                     let item = try items.decode(Field.self)
-                    guard case .text(let value) = item else {
+                    switch item {
+                    case .text, .string, .number: values.append(item)
+                    case .list, .object:
                         throw DecodingError.typeMismatch(Field.self, .init(codingPath: decoder.codingPath, debugDescription: "nested list"))
                     }
-                    values.append(value)
                 }
                 self = .list(values)
             } else if let members = try? decoder.container(keyedBy: MemberKey.self) {
