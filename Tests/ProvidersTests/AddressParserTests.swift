@@ -36,6 +36,14 @@ import Testing
         #expect(AddressParser.normalisedSuburb("McKinnon") == "McKinnon")
     }
 
+    @Test func abbreviationsLoseTheirFullStopSoOneSuburbHasOneName() {
+        #expect(AddressParser.normalisedSuburb("St. Kilda") == "St Kilda")
+        #expect(AddressParser.normalisedSuburb("ST. KILDA EAST") == "St Kilda East")
+        #expect(AddressParser.normalisedSuburb("Mt. Druitt") == "Mt Druitt")
+        #expect(AddressParser.normalisedSuburb("St Kilda") == "St Kilda")
+        #expect(AddressParser.normalisedSuburb("Port Melbourne.") == "Port Melbourne.")
+    }
+
     @Test func actPostcodesAreRecognised() {
         #expect(AddressParser.isACTPostcode("2600"))
         #expect(AddressParser.isACTPostcode("2913"))

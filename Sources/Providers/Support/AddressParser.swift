@@ -82,9 +82,23 @@ enum AddressParser {
         return (2600...2618).contains(value) || (2900...2920).contains(value)
     }
 
-    /// "UMINA BEACH" -> "Umina Beach"; text that already has lower case is left as the provider wrote it.
+    /// "UMINA BEACH" -> "Umina Beach"; text that already has lower case is left as the provider wrote it, except
+    /// that "St." and "Mt." lose their full stop: one suburb is one name whichever way a provider abbreviates it.
     static func normalisedSuburb(_ suburb: some StringProtocol) -> String {
-        let text = suburb.trimmingWhitespace()
+        withoutAbbreviationStops(titleCased(suburb.trimmingWhitespace()))
+    }
+
+    private static func withoutAbbreviationStops(_ text: String) -> String {
+        guard text.contains(".") else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            switch word.lowercased() {
+            case "st.", "mt.": String(word.dropLast())
+            default: String(word)
+            }
+        }.joined(separator: " ")
+    }
+
+    private static func titleCased(_ text: String) -> String {
         var bytes = Array(text.utf8)
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return normalisedUnicodeSuburb(text) }
         guard !bytes.contains(where: { (0x61...0x7A).contains($0) }) else { return text }
