@@ -1,7 +1,9 @@
 import Foundation
 import HTTP
 import Testing
+@testable import API
 @testable import App
+import Fuel
 
 /// `Public/index.html` is where a new app developer starts: it must mention every operation `openapi.json`
 /// documents and every query parameter of `/v1/stations`, so nothing the API does is found only by reading the spec.
@@ -61,6 +63,18 @@ import Testing
         let explained = String(section[..<list])
         for name in names {
             #expect(explained.contains("<code>\(name)</code>"), "index.html does not explain /v1/stations?\(name)")
+        }
+    }
+
+    /// The home page is a static file (nginx may serve it), so it repeats the share pages' chrome: it must say what
+    /// `PageChrome` says, every provider's licence credit included.
+    @Test func theHomePageCarriesTheSharedHeadAndEveryProvidersCredit() throws {
+        let html = try Self.indexPage()
+        #expect(html.contains(PageChrome.headEnd.description), "index.html's head links and site header differ from PageChrome.headEnd")
+        #expect(html.contains(PageChrome.disclaimer.description))
+        let footer = try #require(html.range(of: "<footer class=\"site\">")).upperBound
+        for provider in ProviderID.allCases {
+            #expect(html[footer...].contains(PageChrome.attribution(provider).description), "index.html's footer does not credit \(provider)")
         }
     }
 }
