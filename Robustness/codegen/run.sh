@@ -9,16 +9,8 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 
 venv="$root/.build-lint/codegen-venv"
-requirements="$root/Robustness/codegen/requirements.txt"
-stamp="$venv/.requirements.sha256"
-want=$(sha256sum "$requirements" | cut -d' ' -f1)
-if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    echo "== venv: installing openapi-python-client into $venv"
-    rm -rf "$venv"
-    python3 -m venv "$venv" || { echo "python3 -m venv failed (Debian: apt-get install python3-venv)"; echo "0 passed, 1 failed"; exit 1; }
-    "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements" || { echo "0 passed, 1 failed"; exit 1; }
-    echo "$want" > "$stamp"
-fi
+source "$root/Scripts/pinned_venv.sh"
+pinned_venv "$venv" "$root/Robustness/codegen/requirements.txt" || { echo "0 passed, 1 failed"; exit 1; }
 
 binary="$root/.build/debug/Run"
 if [ ! -x "$binary" ]; then

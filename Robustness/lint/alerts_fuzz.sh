@@ -98,15 +98,10 @@ args=(
     --no-color
 )
 [ -n "$seed" ] && args+=(--seed "$seed")
-(cd "$work" && schemathesis "${args[@]}") | tee "$work/out.txt"
-status=${PIPESTATUS[0]}
-cases=$(grep -Eo '[0-9]+ generated' "$work/out.txt" | tail -1 | grep -Eo '[0-9]+' || true)
-failures=$(grep -Eo '[0-9]+ unique failures' "$work/out.txt" | tail -1 | grep -Eo '[0-9]+' || true)
-cases=${cases:-0}
-failures=${failures:-0}
-[ "$status" -ne 0 ] && [ "$failures" -eq 0 ] && failures=1
+source "$root/Robustness/lint/schemathesis_result.sh"
+run_schemathesis schemathesis-alerts "$work" "${args[@]}"
+status=$?
 if grep -q 'Internal Server Error\|status 5[0-9][0-9]' "$work/server.log" 2>/dev/null; then echo "the server logged a 5xx:"; grep -m 5 '5[0-9][0-9]' "$work/server.log"; fi
-echo "RESULT schemathesis-alerts $cases $failures"
 
 echo "== bad input on the alert routes (wrong secrets, other devices' ids, bodies, fields, kinds)"
 ALERTS_URL="$url" ALERTS_OTHER="$second" ALERTS_STATION="$station" \

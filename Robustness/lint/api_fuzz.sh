@@ -68,15 +68,5 @@ args=(
 )
 [ -n "$seed" ] && args+=(--seed "$seed")
 
-# Run from the scratch directory: schemathesis keeps a .schemathesis/ cache in the working directory.
-(cd "$work" && schemathesis "${args[@]}") | tee "$work/out.txt"
-status=${PIPESTATUS[0]}
-
-# Test cases and failures from the summary ("Test cases:\n  N generated, N found M unique failures").
-cases=$(grep -Eo '[0-9]+ generated' "$work/out.txt" | tail -1 | grep -Eo '[0-9]+' || true)
-failures=$(grep -Eo '[0-9]+ unique failures' "$work/out.txt" | tail -1 | grep -Eo '[0-9]+' || true)
-cases=${cases:-0}
-failures=${failures:-0}
-[ "$status" -ne 0 ] && [ "$failures" -eq 0 ] && failures=1   # errors (not check failures) still fail
-echo "RESULT schemathesis $cases $failures"
-exit "$status"
+source "$root/Robustness/lint/schemathesis_result.sh"
+run_schemathesis schemathesis "$work" "${args[@]}"

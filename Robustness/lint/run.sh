@@ -22,17 +22,8 @@ configuration=release
 if [ "${CI:-}" = true ] && [ -z "${ST_SEED:-}" ]; then export ST_SEED=1; fi
 
 venv="$root/.build-lint/venv"
-requirements="$root/Robustness/lint/requirements.txt"
-stamp="$venv/.requirements.sha256"
-want=$(sha256sum "$requirements" | cut -d' ' -f1)
-if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    echo "== venv: installing $(grep -cv '^#' "$requirements") pinned packages into $venv"
-    command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
-    rm -rf "$venv"
-    python3 -m venv "$venv" || { echo "python3 -m venv failed (Debian: apt-get install python3-venv)" >&2; exit 1; }
-    "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements" || exit 1
-    echo "$want" > "$stamp"
-fi
+source "$root/Scripts/pinned_venv.sh"
+pinned_venv "$venv" "$root/Robustness/lint/requirements.txt" || exit 1
 export PATH="$venv/bin:$PATH"
 version() { "$venv/bin/python" -c "import importlib.metadata as m; print(m.version('$1'))"; }
 echo "== tools: redbot $(version redbot), httplint $(version httplint), schemathesis $(version schemathesis)"
