@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["Crypto", "Clocks"]),
         // Price alerts in PostgreSQL: the schema and its migrations, devices, alerts, the fenced outbox. Between the
         // pure rules (Fuel) and the wiring (App), so neither the wire client nor App learns the tables.
-        .target(name: "AlertStore", dependencies: ["Fuel", "Postgres", "Crypto"]),
+        .target(name: "AlertStore", dependencies: ["Fuel", "Postgres", "Crypto", "Coordination"]),
         // Pushes through a gorush relay (`POST /api/push`): batching, retries, dead tokens. Knows nothing about fuel.
         .target(name: "Push"),
         // etcd v3 over its JSON gateway, and the fleet's election and fencing: knows nothing about fuel.

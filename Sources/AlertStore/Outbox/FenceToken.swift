@@ -1,17 +1,5 @@
-/// The fleet's fencing token: (generation, revision), compared in that order. The generation outlives an etcd
-/// rebuild (issue 46), so a token never goes backwards even when etcd's revisions start again.
-public struct FenceToken: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var generation: Int64
-    public var revision: Int64
+import Coordination
 
-    public init(generation: Int64, revision: Int64) {
-        self.generation = generation
-        self.revision = revision
-    }
-
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.generation, lhs.revision) < (rhs.generation, rhs.revision)
-    }
-
-    public var description: String { "\(generation).\(revision)" }
-}
+/// The outbox is fenced with the fleet's own token (generation, revision): one type, so a decision is checked
+/// against exactly what the coordinator issued.
+public typealias FenceToken = FleetFenceToken

@@ -16,6 +16,6 @@ package enum AlertLeaders {
 
     /// A fleet member decides while it may act, fenced by (fleet generation, leader epoch).
     static func fleet(_ coordinator: FleetCoordinator) -> AlertLeadership {
-        { @Sendable in coordinator.fenceToken.map { FenceToken(generation: $0.generation, revision: $0.revision) } }
+        { @Sendable in coordinator.fenceToken }
     }
 }
