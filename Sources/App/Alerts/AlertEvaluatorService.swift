@@ -11,6 +11,11 @@ import Synchronization
 /// evaluation's decisions, states and progress are one fenced transaction. A failed write changes nothing here, so
 /// the next tick evaluates again from the stored progress: snapshots published while the database was down are
 /// decided when it returns, from the prices first seen since the last evaluated one.
+///
+/// Which prices are new is read from their stamps (`FuelIndex.changes(since:)`), which only move forward on one
+/// member (`Snapshot.stamp(at:)`). The stored progress was stamped by the last evaluator, though: a member that takes
+/// over merges on top of the snapshot it copied, with its own clock, so its first evaluation reads from the earlier
+/// of the two (a price decided twice is not notified twice: its state says so).
 final class AlertEvaluatorService: Service {
     let name = "alert-evaluator"
     var whenItEnds: ServiceEndPolicy { .keepServing }
@@ -27,6 +32,8 @@ final class AlertEvaluatorService: Service {
     let interval: Double
     private let pending = Mutex(PendingChanges())
     private let leader = Mutex<AlertLeaderState?>(nil)
+    /// The `changedAt` of the snapshot at hand when this member last stood by while another one evaluated.
+    private let copied = Mutex<Date?>(nil)
 
     struct PendingChanges {
         var changes: [AlertRepository.Change] = []
@@ -77,6 +84,8 @@ final class AlertEvaluatorService: Service {
         guard let token = leadership() else {
             if leader.withLock({ $0 }) != nil { logger.notice("alerts: no longer evaluating (not the member that polls)") }
             leader.withLock { $0 = nil }
+            let changedAt = current().snapshot.changedAt
+            copied.withLock { $0 = changedAt }
             health { $0.evaluatorRole = .standby }
             return
         }
@@ -92,7 +101,10 @@ final class AlertEvaluatorService: Service {
                 let started = MonotonicClock.seconds()
                 pending.withLock { $0.changes = [] }
                 var loaded = try await AlertLeaderState.load(alerts: alerts, outbox: outbox, token: token)
-                loaded.lastSnapshot = leader.withLock { $0 }?.lastSnapshot
+                let held = leader.withLock { $0 }
+                loaded.lastSnapshot = held?.lastSnapshot
+                // A reload while leading resumes from its own progress; a new leadership from what it copied too.
+                if held?.token != token { loaded.resumeFrom = copied.withLock { $0 } }
                 state = loaded
                 logger.notice("alerts: evaluating as \(token): \(state.evaluator.index.count) alerts and \(state.states.count) states loaded in \(String(format: "%.2f", MonotonicClock.seconds() - started)) s")
                 leader.withLock { $0 = state }
@@ -186,11 +198,12 @@ final class AlertEvaluatorService: Service {
             try await outbox.decide([], token: state.token, progress: start)
             state.progress = start
             state.lastSnapshot = snapshot
+            state.resumeFrom = nil
             return
         }
         guard snapshot.version != progress.snapshotVersion || snapshot.changedAt != progress.snapshotChangedAt else { return }
         let started = MonotonicClock.seconds()
-        let since = progress.snapshotChangedAt ?? .distantPast
+        let since = min(progress.snapshotChangedAt ?? .distantPast, state.resumeFrom ?? .distantFuture)
         let previous = state.lastSnapshot.flatMap { $0.version == progress.snapshotVersion ? $0 : nil }
         let poll = AlertPoll(index: fuelIndex, changes: Array(fuelIndex.changes(since: since)), previous: previous, now: clock())
         let outcome = state.evaluator.evaluate(poll, states: state.states)
@@ -203,6 +216,7 @@ final class AlertEvaluatorService: Service {
         state.evaluator.tomorrowAnnounced = next.tomorrowAnnounced
         state.progress = next
         state.lastSnapshot = snapshot
+        state.resumeFrom = nil
         if inserted > 0 { logger.info("alerts: snapshot \(snapshot.version): \(poll.changes.count) changed prices, \(inserted) notifications decided") }
         let now = clock()
         health { health in

@@ -10,6 +10,10 @@ struct AlertLeaderState {
     var progress: EvaluationProgress?
     /// The snapshot last decided on, while it is still at hand (a move with no reference measures from it).
     var lastSnapshot: Snapshot?
+    /// Until the first evaluation of a new leadership: the `changedAt` of the snapshot this member copied while
+    /// another evaluated. Its own merges are stamped after it, on its own clock, which may be behind the last
+    /// evaluator's: the first evaluation reads the changes since the earlier of it and the stored progress.
+    var resumeFrom: Date?
     let token: FenceToken
 
     static let pageSize = 10_000
@@ -37,7 +41,7 @@ struct AlertLeaderState {
         }
         let progress = try await outbox.progress()
         return AlertLeaderState(evaluator: AlertEvaluator(index: index, tomorrowAnnounced: progress?.tomorrowAnnounced), states: states,
-                                progress: progress, lastSnapshot: nil, token: token)
+                                progress: progress, lastSnapshot: nil, resumeFrom: nil, token: token)
     }
 
     static func watched(_ alert: StoredAlert, zone: String, _ zones: inout ZoneCache) -> WatchedAlert {

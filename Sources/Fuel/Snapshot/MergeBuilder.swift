@@ -4,6 +4,8 @@ import Foundation
 struct MergeBuilder {
     let provider: ProviderID
     let now: Date
+    /// What a new or changed price is stamped as first seen (`Snapshot.stamp(at:)`).
+    let stamp: Date
     var registry: StationRegistry
     /// The provider's entries before the merge, by key.
     private let old: [StationKey: StationEntry]
@@ -29,13 +31,14 @@ struct MergeBuilder {
     private var states: Set<AustralianState> = []
 
     init(
-        snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date, absences: [String: Int] = [:],
+        snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date, stamp: Date, absences: [String: Int] = [:],
         absentSince: [String: Date] = [:], removesAtOnce: Bool = true
     ) {
         self.absentSince = absentSince
         self.tomorrowDay = WATradingDay.nextTradingDay(after: now).description
         self.provider = provider
         self.now = now
+        self.stamp = stamp
         self.registry = registry
         self.absences = absences
         self.removesAtOnce = removesAtOnce
@@ -208,12 +211,12 @@ struct MergeBuilder {
         tomorrow?.day == tomorrowDay ? tomorrow : nil
     }
 
-    /// An unchanged price keeps the instant we first saw it; a new or changed one is seen now.
+    /// An unchanged price keeps the instant we first saw it; a new or changed one is seen now (`stamp`).
     private func seenAt(_ previous: StationPrice?, _ record: PriceRecord) -> Date {
         if let previous, previous.price == record.price, previous.updatedAt == record.updatedAt {
             return previous.seenAt ?? previous.updatedAt
         }
-        return now
+        return stamp
     }
 
     func report(into report: inout MergeReport) {

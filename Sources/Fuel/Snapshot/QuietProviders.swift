@@ -37,7 +37,7 @@ extension Snapshot {
             return status
         }
         guard changed else { return self }
-        return Snapshot(version: version + 1, changedAt: now, entries: entries, statuses: marked)
+        return Snapshot(version: version + 1, changedAt: stamp(at: now), entries: entries, statuses: marked)
     }
 }
 

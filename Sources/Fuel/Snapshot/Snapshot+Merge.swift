@@ -30,6 +30,8 @@ extension Snapshot {
     ///   sample): a full update dated a trading day that has already ended is rejected as stale (FuelWatch's
     ///   caches serve yesterday's feed for a while after 06:00), and tomorrow records for any day but the next
     ///   trading day are dropped. The provider's `tomorrow` says which next-day prices it holds and since when.
+    /// - What the merge publishes is stamped `stamp(at: now)` (the new prices' `seenAt`, the snapshot's `changedAt`):
+    ///   never at or before this snapshot's own `changedAt`.
     /// - Ids come from `registry`, so a station keeps its id across removals and the sample/live swap; a known site
     ///   under a new key (another source, a coordinate edit) keeps its id too (`resolvingIdentities`).
     public func merging(
@@ -76,7 +78,7 @@ extension Snapshot {
         // Live data replacing samples (or a first feed) replaces them at once; otherwise an unlisted station goes
         // only after several full feeds in a row agree.
         var builder = MergeBuilder(
-            snapshot: self, provider: provider, registry: resolvedRegistry, now: now,
+            snapshot: self, provider: provider, registry: resolvedRegistry, now: now, stamp: stamp(at: now),
             absences: previous?.pendingRemoval ?? [:], absentSince: previous?.pendingSince ?? [:], removesAtOnce: previous == nil || previous?.source == .sample || source == .sample)
         if update.isDelta || tomorrowOnly {
             builder.applyDelta(input)
@@ -109,7 +111,7 @@ extension Snapshot {
         // A feed that changes no station keeps the very same entries, so what is derived from them can tell.
         let merged = builder.changesNoEntry ? entries : entries.filter { $0.station.provider != provider } + builder.providerEntries
         let snapshot = Snapshot(
-            version: version + 1, changedAt: now, entries: merged, statuses: statuses.filter { $0.provider != provider } + [status])
+            version: version + 1, changedAt: builder.stamp, entries: merged, statuses: statuses.filter { $0.provider != provider } + [status])
         return MergeResult(snapshot: snapshot, registry: builder.registry, report: report)
     }
 

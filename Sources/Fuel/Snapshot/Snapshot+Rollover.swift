@@ -13,6 +13,7 @@ extension Snapshot {
     /// Sample data is a recording frozen in time: its tomorrow prices stay tomorrow's whatever the clock says.
     public func rollingOverTomorrow(at now: Date) -> Snapshot {
         let today = WATradingDay.tradingDay(containing: now)
+        let stamp = stamp(at: now)
         let frozen = Set(statuses.filter { $0.source == .sample }.map(\.provider))
         var rolled: [ProviderID: Date] = [:]
         var changed = false
@@ -29,7 +30,7 @@ extension Snapshot {
                     entry.prices[priceIndex].price = tomorrow.price
                     entry.prices[priceIndex].updatedAt = start
                     // A promoted price is a change a syncing client must see.
-                    entry.prices[priceIndex].seenAt = max(now, start)
+                    entry.prices[priceIndex].seenAt = max(stamp, start)
                     let provider = entry.station.provider
                     rolled[provider] = max(rolled[provider] ?? start, start)
                 }
@@ -43,7 +44,7 @@ extension Snapshot {
                 entry.tomorrowOnly.removeAll { $0.fuel == only.fuel }
                 touched = true
                 guard entry.price(of: only.fuel) == nil else { continue }
-                entry.prices.append(StationPrice(fuel: only.fuel, price: only.tomorrow.price, updatedAt: start, seenAt: max(now, start)))
+                entry.prices.append(StationPrice(fuel: only.fuel, price: only.tomorrow.price, updatedAt: start, seenAt: max(stamp, start)))
                 let provider = entry.station.provider
                 rolled[provider] = max(rolled[provider] ?? start, start)
             }
@@ -60,6 +61,6 @@ extension Snapshot {
             status.asOf = max(status.asOf ?? start, start)
             return status
         }
-        return Snapshot(version: version + 1, changedAt: now, entries: newEntries, statuses: newStatuses)
+        return Snapshot(version: version + 1, changedAt: stamp, entries: newEntries, statuses: newStatuses)
     }
 }

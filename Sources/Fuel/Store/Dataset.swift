@@ -48,11 +48,12 @@ public struct Dataset: Hashable, Codable, Sendable {
     }
 
     /// `next` as the snapshot, with the change log recording what changed from the current one: the two never move
-    /// apart.
+    /// apart. A new version's changes are logged at its `changedAt` (`Snapshot.stamp(at:)`), as its prices are.
     func advanced(to next: Snapshot, at now: Date) -> Dataset {
         var dataset = self
         dataset.snapshot = next
-        dataset.changes = changes.recording(from: snapshot, to: next, at: now)
+        let stamp = next.version == snapshot.version ? now : next.changedAt ?? now
+        dataset.changes = changes.recording(from: snapshot, to: next, at: stamp)
         return dataset
     }
 }

@@ -65,7 +65,11 @@ final class AlertsLiveWorld: @unchecked Sendable {
     /// Publishes snapshot `version` with station 1's U91 at `tenths` (and a steady filler so the price counts), and
     /// lets the evaluator read it.
     func publish(_ version: UInt64, station1 tenths: Int) async {
-        let instant = t0.addingTimeInterval(Double(version) * 60)
+        await publish(version, at: t0.addingTimeInterval(Double(version) * 60), station1: tenths)
+    }
+
+    /// `publish(_:station1:)` stamped `instant` (the snapshot's `changedAt` and station 1's price `seenAt`).
+    func publish(_ version: UInt64, at instant: Date, station1 tenths: Int) async {
         var entries = (50..<70).map { n in StationEntry(station: Self.station(n), prices: [StationPrice(fuel: .U91, price: PriceTenths(tenths: 1_900), updatedAt: t0, seenAt: t0)]) }
         entries.append(StationEntry(station: Self.station(1), prices: [StationPrice(fuel: .U91, price: PriceTenths(tenths: tenths), updatedAt: instant, seenAt: instant)]))
         let snapshot = Snapshot(version: version, changedAt: instant, entries: entries, statuses: [])
@@ -84,11 +88,17 @@ final class AlertsLiveWorld: @unchecked Sendable {
                 suburb: "Town", state: .NSW, postcode: "2000", location: Coordinate(latitude: -33.87, longitude: 151.20 + Double(n) / 100))
     }
 
-    /// A device with a `price_below` 185.0 alert on station 1; returns (device id, push token).
-    func subscribe(token: String = "apns-token-0123456789abcdef") async throws -> (Int64, String) {
+    /// Lets the evaluator read `index`, as a member's store publishes it.
+    func evaluate(_ index: FuelIndex) async {
+        published.withLock { $0 = index }
+        await evaluator.tick()
+    }
+
+    /// A device with a `price_below` 185.0 alert on `station` (1 unless said); returns (device id, push token).
+    func subscribe(token: String = "apns-token-0123456789abcdef", station: StationID = 1) async throws -> (Int64, String) {
         let (device, _) = try await DeviceRepository(client: client).create(platform: .ios, pushToken: token, timeZone: "Australia/Sydney")
         _ = try await AlertRepository(client: client).create(deviceID: device.id, AlertDefinition(
-            kind: .priceBelow, fuel: .U91, target: .stations([1]), threshold: PriceTenths(tenths: 1_850)))
+            kind: .priceBelow, fuel: .U91, target: .stations([station]), threshold: PriceTenths(tenths: 1_850)))
         return (device.id, token)
     }
 
