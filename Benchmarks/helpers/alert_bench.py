@@ -237,6 +237,8 @@ class Bench:
         self.migrated(db)
         log = self.work / "post.log"
         proc, _ = self.serve(db, log)
+        # /health answers before the alerts' database is ready (it connects and migrates in the background).
+        wait_for(60, lambda: ((self.health() or {}).get("alerts") or {}).get("database") == "connected", interval=0.1)
         devices = []
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         for n in range(self.args.devices):

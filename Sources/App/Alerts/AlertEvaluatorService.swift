@@ -159,10 +159,14 @@ final class AlertEvaluatorService: Service {
                 }
             }
             var outcome = AlertOutcome()
-            for id in seeded {
-                let seed = state.evaluator.seed(id, index: fuelIndex, now: clock())
-                outcome.decisions += seed.decisions
-                outcome.states.merge(seed.states) { $1 }
+            if !seeded.isEmpty {
+                // One poll for the batch: making it walks every station.
+                let poll = AlertPoll(index: fuelIndex, changes: [], now: clock())
+                for id in seeded {
+                    let seed = state.evaluator.seed(id, poll: poll)
+                    outcome.decisions += seed.decisions
+                    outcome.states.merge(seed.states) { $1 }
+                }
             }
             if !outcome.decisions.isEmpty || !outcome.states.isEmpty {
                 let inserted = try await outbox.decide(outcome.decisions.map(AlertPayload.outboxDecision),
