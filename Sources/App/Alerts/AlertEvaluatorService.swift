@@ -139,10 +139,12 @@ final class AlertEvaluatorService: Service {
         var zones = ZoneCache()
         var seeded: [Int64] = []
         do {
+            // Every changed alert read in one query (a burst of creates is one round trip, not one each).
+            let read = try await alerts.watched(ids: changes.compactMap { if case .alert(let id) = $0 { id } else { nil } })
             for change in changes {
                 switch change {
                 case .alert(let id):
-                    let stored = try await alerts.watched(id: id)
+                    let stored = read[id]
                     if let old = state.evaluator.index[id] {
                         for key in state.stateKeys(of: old, in: fuelIndex) { state.states[key] = nil }
                     }
