@@ -11,6 +11,7 @@ and the release server. Run by hand: `python3 Benchmarks/helpers/alert_bench.py 
   post  POST /v1/devices/{id}/alerts with wrk over 2,000 devices created through the API (64 connections, 2
         threads, DURATION). Target >= 2,000 req/s.
 Prints each figure with its target and PASS/MISS; the last line is "N passed, N failed". Needs postgresql, wrk.
+`--server BINARY` measures another build's server (a before figure) with this script and its PettyBench.
 """
 import argparse
 import json
@@ -99,7 +100,7 @@ class Bench:
             shutil.copytree(self.work / "large", data)
         env = {"PETTY_PROVIDERS": "none", "PETTY_DATABASE_URL": self.cluster.url(db), **(env or {})}
         started = time.monotonic()
-        proc = self.procs.start([RUN, "serve", "--env", "production", "--port", self.port, "--data-dir", data, "--log-level", "notice"],
+        proc = self.procs.start([self.args.server, "serve", "--env", "production", "--port", self.port, "--data-dir", data, "--log-level", "notice"],
                                 log=log, env=env)
         ok = wait_for(60, lambda: proc.poll() is None and self.health() is not None, interval=0.05)
         if not ok:
@@ -170,6 +171,7 @@ class Bench:
             \\copy alerts (id, device_id, kind, fuel, station_ids, near_lat, near_lng, radius_km, threshold_tenths, change_tenths, delivery, at_minute, quiet_from_minute, quiet_to_minute) FROM '{self.work}/alerts.csv' WITH (FORMAT csv)
             SELECT setval(pg_get_serial_sequence('devices', 'id'), (SELECT max(id) FROM devices));
             SELECT setval(pg_get_serial_sequence('alerts', 'id'), (SELECT max(id) FROM alerts));
+            UPDATE devices d SET alert_count = c.n FROM (SELECT device_id, count(*)::integer AS n FROM alerts GROUP BY device_id) c WHERE d.id = c.device_id;
             ANALYZE;
             """)
         print(f"   COPY of {count} alerts: {time.monotonic() - copy_started:.1f} s (not part of the figure)")
@@ -235,6 +237,8 @@ class Bench:
         self.migrated(db)
         log = self.work / "post.log"
         proc, _ = self.serve(db, log)
+        # /health answers before the alerts' database is ready (it connects and migrates in the background).
+        wait_for(60, lambda: ((self.health() or {}).get("alerts") or {}).get("database") == "connected", interval=0.1)
         devices = []
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         for n in range(self.args.devices):
@@ -280,7 +284,7 @@ end
         created = stored / seconds
         self.row("alert-post", created >= 2000 and errors == 0,
                  f"{created:.0f} alerts created/s ({stored} stored in {self.args.duration}); wrk: {rate:.0f} answers/s, "
-                 f"{errors} non-2xx (503 when the loops' database gate is full), p99 {p99.group(1) if p99 else '?'}; target >= 2,000 req/s")
+                 f"{errors} non-2xx (503 when the database gate is full), p99 {p99.group(1) if p99 else '?'}; target >= 2,000 req/s")
 
 
 def main():
@@ -291,9 +295,10 @@ def main():
     parser.add_argument("--devices", type=int, default=2_000)
     parser.add_argument("--duration", default="10s")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--server", type=Path, default=RUN, help="the server binary to measure (another build's, for a before figure)")
     args = parser.parse_args()
     raise_on_signals()
-    for binary in (RUN, BENCH):
+    for binary in (args.server, BENCH):
         if not binary.exists():
             raise SystemExit(f"{binary} is missing: swift build -c release --product Run && swift build -c release --product PettyBench")
     Bench(args).run()

@@ -122,6 +122,25 @@ struct AlertsLiveRepositoryTests {
         }
     }
 
+    @Test func aDeletedAlertGivesItsSlotBackOnceAndOnlyToItsDevice() async throws {
+        try await migrated { client in
+            let devices = DeviceRepository(client: client)
+            let (device, _) = try await devices.create(platform: .ios, pushToken: "t", timeZone: "Australia/Perth")
+            let (other, _) = try await devices.create(platform: .ios, pushToken: "u", timeZone: "Australia/Perth")
+            let alerts = AlertRepository(client: client)
+            var ids: [Int64] = []
+            for _ in 1...AlertDefinition.maxPerDevice { ids.append(try #require(try await alerts.create(deviceID: device.id, Self.watch)).id) }
+            await #expect(throws: AlertStoreError.alertLimitReached(limit: 50)) { _ = try await alerts.create(deviceID: device.id, Self.watch) }
+            // Another device's id, then the same alert twice: one slot comes back, once.
+            #expect(try await alerts.delete(deviceID: other.id, alertID: ids[0]) == false)
+            #expect(try await alerts.delete(deviceID: device.id, alertID: ids[0]) == true)
+            #expect(try await alerts.delete(deviceID: device.id, alertID: ids[0]) == false)
+            #expect(try await alerts.create(deviceID: device.id, Self.watch) != nil)
+            await #expect(throws: AlertStoreError.alertLimitReached(limit: 50)) { _ = try await alerts.create(deviceID: device.id, Self.watch) }
+            #expect(try await alerts.create(deviceID: 999_999, Self.watch) == nil, "no such device")
+        }
+    }
+
     @Test func aDecisionIsWrittenOnceAndAStaleTokensTransactionWritesNothing() async throws {
         try await migrated { client in
             let (device, _) = try await DeviceRepository(client: client).create(platform: .ios, pushToken: "t", timeZone: "Australia/Perth")

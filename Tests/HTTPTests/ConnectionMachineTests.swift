@@ -10,8 +10,10 @@ struct ConnectionMachineTests {
         let serverName = Array("petty-test".utf8)
         var served: [String] = []
 
-        mutating func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response {
+        /// `/later...`: answered off the loop, when the test calls `Driver.arrive`.
+        mutating func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response? {
             served.append("\(head.method.rawValue) \(head.target) \(body.count)")
+            if head.target.hasPrefix("/later") { return nil }
             if head.target == "/close" {
                 var response = Response(text: "bye")
                 response.headers.replaceOrAdd(name: "Connection", value: "close")
@@ -72,6 +74,11 @@ struct ConnectionMachineTests {
         mutating func tick(at time: Int64) {
             now = time
             perform(machine.tick(now: now, host: &host))
+        }
+
+        /// The response made off the loop arrives.
+        mutating func arrive(_ text: String) {
+            perform(machine.responseArrived(Response(text: text), now: now, host: &host))
         }
 
         /// The socket became writable with `room` more bytes of space.
@@ -325,6 +332,30 @@ struct ConnectionMachineTests {
         #expect(driver.shutDown && driver.machine.isLingering)
         driver.tick(at: 2_001)
         #expect(driver.closed)
+    }
+
+    @Test("A response made off the loop holds the pipelined requests behind it, answered after it, in order")
+    func offLoopResponseKeepsPipelinedOrder() {
+        var driver = Driver()
+        driver.receive("GET /later HTTP/1.1\r\nHost: x\r\n\r\n" + Self.get)
+        #expect(driver.wire.isEmpty && driver.host.served == ["GET /later 0"])
+        #expect(!driver.machine.wantsRead && driver.machine.isBusy)
+        // However long the handler takes, the connection's clocks do not close it meanwhile.
+        driver.tick(at: 120_000)
+        #expect(!driver.closed)
+        driver.arrive("late")
+        #expect(driver.responses.map(\.bodyString) == ["late", "ok /a"])
+        #expect(driver.host.served == ["GET /later 0", "GET /a 0"])
+        #expect(!driver.closed && driver.machine.wantsRead && !driver.machine.isBusy)
+    }
+
+    @Test("A client that closes while its response is made off the loop still gets it, then the close")
+    func offLoopResponseAfterEOF() {
+        var driver = Driver()
+        driver.receive("GET /later HTTP/1.1\r\nHost: x\r\n\r\n", eof: true)
+        #expect(!driver.closed && driver.wire.isEmpty)
+        driver.arrive("late")
+        #expect(driver.responses.map(\.bodyString) == ["late"] && driver.closed)
     }
 
     @Test("The client's EOF: answer what was complete, then close")

@@ -2,8 +2,8 @@ import Foundation
 import Fuel
 
 /// What the device and alert routes need from storage. API knows no database: App implements this over
-/// AlertStore. Calls are synchronous because handlers run on the event loop; an implementation bounds each call
-/// by a deadline and throws `AlertsBackendError.unavailable` when the database does not answer in time.
+/// AlertStore. Calls are synchronous, made from the server's off-loop workers (the device routes run off the event
+/// loops); an implementation bounds each call by a deadline and throws `AlertsBackendError.unavailable` when the database does not answer in time.
 package protocol AlertsBackend: Sendable {
     /// Nil when requests can be served; otherwise why not (a 503's reason, safe to show anyone).
     var unavailableReason: String? { get }

@@ -12,16 +12,18 @@ struct DevicesController: RouteCollection {
     static let notConfigured = "price alerts need a database: set PETTY_DATABASE_URL"
     static let maxDeviceBodyBytes = 16 * 1024
 
+    /// Every route waits on the database, so each runs off the event loops (`runsOffLoop`): a slow database
+    /// holds worker threads, never a loop serving the other routes.
     func boot(routes: RoutesBuilder) throws {
-        routes.post("v1", "devices", use: guarded(register))
-        routes.on(.PUT, "v1", "devices", ":id", use: guarded(updateDevice))
-        routes.on(.DELETE, "v1", "devices", ":id", use: guarded(deleteDevice))
-        routes.get("v1", "devices", ":id", "alerts", use: guarded(listAlerts))
-        routes.post("v1", "devices", ":id", "alerts", use: guarded(createAlert))
-        routes.get("v1", "devices", ":id", "alerts", ":alert_id", use: guarded(getAlert))
-        routes.on(.PUT, "v1", "devices", ":id", "alerts", ":alert_id", use: guarded(replaceAlert))
-        routes.on(.DELETE, "v1", "devices", ":id", "alerts", ":alert_id", use: guarded(deleteAlert))
-        routes.get("v1", "devices", ":id", "notifications", use: guarded(notifications))
+        routes.on(.POST, "v1", "devices", runsOffLoop: true, use: guarded(register))
+        routes.on(.PUT, "v1", "devices", ":id", runsOffLoop: true, use: guarded(updateDevice))
+        routes.on(.DELETE, "v1", "devices", ":id", runsOffLoop: true, use: guarded(deleteDevice))
+        routes.on(.GET, "v1", "devices", ":id", "alerts", runsOffLoop: true, use: guarded(listAlerts))
+        routes.on(.POST, "v1", "devices", ":id", "alerts", runsOffLoop: true, use: guarded(createAlert))
+        routes.on(.GET, "v1", "devices", ":id", "alerts", ":alert_id", runsOffLoop: true, use: guarded(getAlert))
+        routes.on(.PUT, "v1", "devices", ":id", "alerts", ":alert_id", runsOffLoop: true, use: guarded(replaceAlert))
+        routes.on(.DELETE, "v1", "devices", ":id", "alerts", ":alert_id", runsOffLoop: true, use: guarded(deleteAlert))
+        routes.on(.GET, "v1", "devices", ":id", "notifications", runsOffLoop: true, use: guarded(notifications))
     }
 
     // MARK: Devices

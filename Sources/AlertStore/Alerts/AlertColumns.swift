@@ -7,6 +7,12 @@ enum AlertColumns {
     static let names = "kind, fuel, station_ids, near_lat, near_lng, radius_km, threshold_tenths, change_tenths, delivery, at_minute, quiet_from_minute, quiet_to_minute"
     static let selectList = "id, device_id, extract(epoch FROM created_at)::float8 AS created_epoch, " + names
 
+    /// `names`' SQL types, in order: parameters `$first...` cast to them, for an INSERT whose values come from a SELECT.
+    static func typedParameters(from first: Int) -> String {
+        let types = ["text", "text", "integer[]", "float8", "float8", "float8", "integer", "integer", "text", "smallint", "smallint", "smallint"]
+        return types.enumerated().map { "$\($0.offset + first)::\($0.element)" }.joined(separator: ", ")
+    }
+
     /// The 12 values for `names`, in order.
     static func values(_ definition: AlertDefinition) -> [PostgresValue] {
         var values: [PostgresValue] = [.text(definition.kind.rawValue), .text(definition.fuel.rawValue)]

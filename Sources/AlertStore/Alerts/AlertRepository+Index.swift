@@ -12,9 +12,16 @@ extension AlertRepository {
             .rows.map { (try AlertColumns.alert($0), try $0.string("time_zone")) }
     }
 
-    /// One alert with its device's zone; nil once deleted.
-    public func watched(id: Int64) async throws -> (StoredAlert, String)? {
-        try await client.query("\(Self.watchedSelect) WHERE a.id = $1", [.text(String(id))]).rows.first.map { (try AlertColumns.alert($0), try $0.string("time_zone")) }
+    /// These alerts with their devices' zones, by id, in one query; a deleted one is missing.
+    public func watched(ids: [Int64]) async throws -> [Int64: (StoredAlert, String)] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await client.query("\(Self.watchedSelect) WHERE a.id = ANY($1::bigint[])", [PostgresValue(integers: ids.map { Int($0) })])
+        var found: [Int64: (StoredAlert, String)] = [:]
+        for row in rows.rows {
+            let alert = try AlertColumns.alert(row)
+            found[alert.id] = (alert, try row.string("time_zone"))
+        }
+        return found
     }
 
     /// A device's alerts with its zone (after the device changed zone).

@@ -28,24 +28,26 @@ public struct AlertRepository: Sendable {
 
     public init(client: PostgresClient) { self.client = client }
 
-    /// The stored alert; nil when the device does not exist. Over the limit throws `.alertLimitReached`.
+    /// The stored alert; nil when the device does not exist. Over the limit throws `.alertLimitReached`. One
+    /// statement, so one round trip: claim one of the device's slots (`alert_count`, see migration 3), insert, and
+    /// announce; the statement is its own transaction, so all three happen or none.
     public func create(deviceID: Int64, _ definition: AlertDefinition) async throws -> StoredAlert? {
-        try await client.withTransaction { connection in
-            // Locking the device row makes count-then-insert atomic: two creates at 49 cannot both pass.
-            let device = try await connection.query("SELECT id FROM devices WHERE id = $1 FOR UPDATE", [.text(String(deviceID))])
-            guard !device.rows.isEmpty else { return nil }
-            let count = try await connection.query("SELECT count(*) AS n FROM alerts WHERE device_id = $1", [.text(String(deviceID))])
-            guard try (count.first?.int("n") ?? 0) < AlertDefinition.maxPerDevice else {
-                throw AlertStoreError.alertLimitReached(limit: AlertDefinition.maxPerDevice)
-            }
-            let placeholders = (2...13).map { "$\($0)" }.joined(separator: ", ")
-            let rows = try await connection.query(
-                "INSERT INTO alerts (device_id, \(AlertColumns.names)) VALUES ($1, \(placeholders)) RETURNING \(AlertColumns.selectList)",
-                [.text(String(deviceID))] + AlertColumns.values(definition))
-            let stored = try AlertColumns.alert(try Self.only(rows))
-            try await Self.announce(connection, stored.id)
-            return stored
-        }
+        let rows = try await client.query("""
+            WITH claimed AS (
+                UPDATE devices SET alert_count = alert_count + 1 WHERE id = $1 AND alert_count < $2 RETURNING id
+            ), inserted AS (
+                INSERT INTO alerts (device_id, \(AlertColumns.names)) SELECT id, \(AlertColumns.typedParameters(from: 4)) FROM claimed
+                RETURNING \(AlertColumns.selectList)
+            ), announced AS (
+                SELECT pg_notify($3, id::text) FROM inserted
+            )
+            SELECT inserted.*, EXISTS (SELECT 1 FROM devices WHERE id = $1) AS device_exists, (SELECT count(*) FROM announced) AS announced
+            FROM (SELECT 1) AS one LEFT JOIN inserted ON true
+            """, [.text(String(deviceID)), PostgresValue(AlertDefinition.maxPerDevice), .text(Self.changesChannel)] + AlertColumns.values(definition))
+        let row = try Self.only(rows)
+        guard row["id"] == nil else { return try AlertColumns.alert(row) }
+        guard try row.bool("device_exists") else { return nil }
+        throw AlertStoreError.alertLimitReached(limit: AlertDefinition.maxPerDevice)
     }
 
     public func list(deviceID: Int64) async throws -> [StoredAlert] {
@@ -73,14 +75,20 @@ public struct AlertRepository: Sendable {
         }
     }
 
+    /// Deletes the alert, gives its device's slot back and announces it, in one statement.
     @discardableResult
     public func delete(deviceID: Int64, alertID: Int64) async throws -> Bool {
-        try await client.withTransaction { connection in
-            let deleted = try await connection.query("DELETE FROM alerts WHERE device_id = $1 AND id = $2",
-                                                     [.text(String(deviceID)), .text(String(alertID))]).affectedRows == 1
-            if deleted { try await Self.announce(connection, alertID) }
-            return deleted
-        }
+        let rows = try await client.query("""
+            WITH deleted AS (
+                DELETE FROM alerts WHERE device_id = $1 AND id = $2 RETURNING id, device_id
+            ), released AS (
+                UPDATE devices SET alert_count = alert_count - 1 WHERE id IN (SELECT device_id FROM deleted) RETURNING id
+            ), announced AS (
+                SELECT pg_notify($3, id::text) FROM deleted
+            )
+            SELECT (SELECT count(*) FROM deleted) AS deleted, (SELECT count(*) FROM announced) AS announced
+            """, [.text(String(deviceID)), .text(String(alertID)), .text(Self.changesChannel)])
+        return try Self.only(rows).int("deleted") == 1
     }
 
     /// Every alert with an id above `afterID`, `limit` at a time: the evaluator's index loads in pages.

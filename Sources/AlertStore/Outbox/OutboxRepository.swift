@@ -67,9 +67,22 @@ public struct OutboxRepository: Sendable {
             [.text(String(limit))]).rows.map(Self.entry)
     }
 
+    /// Marks one push's rows sent.
     public func markSent(ids: [Int64]) async throws {
-        _ = try await client.query("UPDATE notifications SET sent_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[]) AND sent_at IS NULL",
-                                   [PostgresValue(integers: ids.map { Int($0) })])
+        try await markSent(pushes: [ids])
+    }
+
+    /// Marks each push's rows sent, in one statement: a push's rows share one `sent_at` and the next push's is a
+    /// microsecond later, so `recentSends` counts a folded push once and every push of a batch apart.
+    public func markSent(pushes: [[Int64]]) async throws {
+        let ids = pushes.flatMap { $0.map { Int($0) } }
+        guard !ids.isEmpty else { return }
+        let ordinals = pushes.enumerated().flatMap { push in Array(repeating: push.offset, count: push.element.count) }
+        _ = try await client.query("""
+            UPDATE notifications n SET sent_at = now() + sent.push * interval '1 microsecond', attempts = n.attempts + 1
+            FROM unnest($1::bigint[], $2::integer[]) AS sent (id, push)
+            WHERE n.id = sent.id AND n.sent_at IS NULL
+            """, [PostgresValue(integers: ids), PostgresValue(integers: ordinals)])
     }
 
     /// A device's sent notifications after `afterID`, newest first, at most 100: the in-app inbox.

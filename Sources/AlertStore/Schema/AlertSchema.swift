@@ -87,5 +87,13 @@ public enum AlertSchema {
             );
             ALTER TABLE notifications ADD COLUMN last_attempt_at timestamptz
             """),
+        Migration(version: 3, name: "each device's alert count", sql: """
+            -- How many alerts a device has. A create claims a slot with a conditional UPDATE of this row, which
+            -- PostgreSQL re-checks against the row's newest version when another create holds it, so the limit holds
+            -- in one statement (a count(*) there would read the statement's older snapshot).
+            ALTER TABLE devices ADD COLUMN alert_count integer NOT NULL DEFAULT 0 CHECK (alert_count >= 0);
+            UPDATE devices d SET alert_count = c.n FROM (SELECT device_id, count(*)::integer AS n FROM alerts GROUP BY device_id) c
+            WHERE d.id = c.device_id
+            """),
     ]
 }

@@ -151,10 +151,12 @@ final class AlertEvaluatorService: Service {
         var zones = ZoneCache()
         var seeded: [Int64] = []
         do {
+            // Every changed alert read in one query (a burst of creates is one round trip, not one each).
+            let read = try await alerts.watched(ids: changes.compactMap { if case .alert(let id) = $0 { id } else { nil } })
             for change in changes {
                 switch change {
                 case .alert(let id):
-                    let stored = try await alerts.watched(id: id)
+                    let stored = read[id]
                     if let old = state.evaluator.index[id] {
                         for key in state.stateKeys(of: old, in: fuelIndex) { state.states[key] = nil }
                     }
@@ -171,10 +173,14 @@ final class AlertEvaluatorService: Service {
                 }
             }
             var outcome = AlertOutcome()
-            for id in seeded {
-                let seed = state.evaluator.seed(id, index: fuelIndex, now: clock())
-                outcome.decisions += seed.decisions
-                outcome.states.merge(seed.states) { $1 }
+            if !seeded.isEmpty {
+                // One poll for the batch: making it walks every station.
+                let poll = AlertPoll(index: fuelIndex, changes: [], now: clock())
+                for id in seeded {
+                    let seed = state.evaluator.seed(id, poll: poll)
+                    outcome.decisions += seed.decisions
+                    outcome.states.merge(seed.states) { $1 }
+                }
             }
             if !outcome.decisions.isEmpty || !outcome.states.isEmpty {
                 let inserted = try await outbox.decide(outcome.decisions.map(AlertPayload.outboxDecision),

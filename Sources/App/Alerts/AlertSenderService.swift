@@ -9,7 +9,9 @@ import Synchronization
 /// Delivers the outbox: due rows to live tokens, each device's immediate pushes folded past 3 an hour, each daily
 /// group as one summary. A row is marked sent only after the relay took it, so a crash in between sends it again
 /// with the same collapse id (the phone shows it once). A token the relay reports dead stops its device's pushes
-/// until the app sends a new one; a relay that stays down leaves rows to be retried, never dropped.
+/// until the app sends a new one; a relay that stays down leaves rows to be retried, never dropped. A pass that found
+/// a full batch is followed by the next at once; the sender idles `interval` only once the outbox has nothing more due
+/// or the relay refused a pass (whose rows then wait `retryDelay`).
 final class AlertSenderService: Service {
     let name = "alert-sender"
     var whenItEnds: ServiceEndPolicy { .keepServing }
@@ -24,12 +26,16 @@ final class AlertSenderService: Service {
     let health: AlertsHealthUpdate
     let logger: Logger
     let clock: @Sendable () -> Date
+    /// How the sender idles between passes: `Task.sleep` in a server, injected in tests. A throw ends `run()`.
+    let sleep: @Sendable (Double) async throws -> Void
     let interval: Double
     let batch: Int
     let folding = BurstFolding()
     /// After a failed delivery, rows wait this long before the next try.
     let retryDelay: TimeInterval
     private let recent = Mutex<[Int64: [Date]]?>(nil)
+    /// When the backlog was last counted: while full batches follow each other, at most once a second.
+    private let backlogCountedAt = Mutex<Date?>(nil)
 
     /// One pass's pushes, as sent, for `record`.
     struct Attempt {
@@ -44,9 +50,19 @@ final class AlertSenderService: Service {
         var failure: PushError?
     }
 
+    /// What one pass did, as `run()` needs it to choose between the next pass and idling.
+    struct Pass: Equatable {
+        /// Rows taken from the outbox (at most `batch`).
+        var due: Int
+        var delivered: Int
+        var relayFailed: Bool
+    }
+
     init(
         client: PostgresClient, push: GorushClient?, shareBase: String, mayAct: @escaping @Sendable () -> Bool, health: @escaping AlertsHealthUpdate,
-        logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }, interval: Double = 1, batch: Int = 500, retryDelay: TimeInterval = 30
+        logger: Logger, clock: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
+        interval: Double = 1, batch: Int = 500, retryDelay: TimeInterval = 30
     ) {
         outbox = OutboxRepository(client: client)
         devices = DeviceRepository(client: client)
@@ -56,6 +72,7 @@ final class AlertSenderService: Service {
         self.health = health
         self.logger = logger
         self.clock = clock
+        self.sleep = sleep
         self.interval = interval
         self.batch = batch
         self.retryDelay = retryDelay
@@ -66,27 +83,38 @@ final class AlertSenderService: Service {
         while !Task.isCancelled {
             if mayAct(), push != nil {
                 do {
-                    _ = try await deliverOnce()
+                    let pass = try await deliverPass()
+                    if pass.due == batch, !pass.relayFailed { continue }
                 } catch {
                     logger.warning("alerts: delivery waits for the database: \(error)")
                 }
             }
-            try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+            do { try await sleep(interval) } catch { return }
         }
     }
 
     /// Sends what is due and records it; returns the rows delivered.
     @discardableResult
-    func deliverOnce() async throws -> Int {
+    func deliverOnce() async throws -> Int { try await deliverPass().delivered }
+
+    /// Takes at most `batch` due rows, sends them and records the outcome.
+    func deliverPass() async throws -> Pass {
         let due = try await outbox.dueForDelivery(limit: batch)
         let attempt = try await send(due)
         let delivered = try await record(attempt)
-        let backlog = try await outbox.backlog()
-        health { health in
-            health.backlog = backlog.count
-            health.oldestUnsentSeconds = backlog.oldestDueSeconds
+        let now = clock()
+        let countBacklog = due.count < batch || backlogCountedAt.withLock { at in
+            guard let last = at, now.timeIntervalSince(last) < 1 else { at = now; return true }
+            return false
         }
-        return delivered
+        if countBacklog {
+            let backlog = try await outbox.backlog()
+            health { health in
+                health.backlog = backlog.count
+                health.oldestUnsentSeconds = backlog.oldestDueSeconds
+            }
+        }
+        return Pass(due: due.count, delivered: delivered, relayFailed: attempt.failure != nil)
     }
 
     /// Plans and sends the pushes for `due`; nothing is marked yet.
@@ -152,7 +180,7 @@ final class AlertSenderService: Service {
             }
             return 0
         }
-        var delivered = 0
+        var delivered: [[Int64]] = []
         var failed = 0
         var killed: Set<Int64> = []
         for sent in attempt.sent {
@@ -166,17 +194,18 @@ final class AlertSenderService: Service {
                 try await outbox.recordFailure(ids: sent.push.ids, error: error, retryAt: now.addingTimeInterval(retryDelay))
                 failed += sent.push.ids.count
             } else {
-                // One statement per push: its rows share one sent_at, which is how a folded push counts once.
-                try await outbox.markSent(ids: sent.push.ids)
-                delivered += sent.push.ids.count
+                delivered.append(sent.push.ids)
             }
         }
+        // One statement for the pass; each push's rows share one sent_at, which is how a folded push counts once.
+        try await outbox.markSent(pushes: delivered)
+        let count = delivered.reduce(0) { $0 + $1.count }
         health { health in
             health.relay = "ok"
-            health.sent += delivered
+            health.sent += count
             health.failed += failed
         }
-        return delivered
+        return count
     }
 
     private func recentSends() async throws -> [Int64: [Date]] {

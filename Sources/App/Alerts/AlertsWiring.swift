@@ -14,8 +14,10 @@ enum AlertsWiring {
         guard let database = config.database else { return nil }
         let runtime = AlertsRuntime(configuration: database, logger: logger.labelled("alerts"))
         app.register(service: runtime)
+        // The device routes run on the server's off-loop workers: one per pooled connection, each waiting on at most one.
+        app.server.offLoopThreads = runtime.client.maxConnections
         context.alertsBackend = StoreAlertsBackend(
-            runtime: runtime, logger: logger.labelled("alerts"), gate: BlockingBridge.Gate(loops: app.server.threads))
+            runtime: runtime, logger: logger.labelled("alerts"), gate: BlockingBridge.Gate(limit: runtime.client.maxConnections))
         let reported = SharedAlertsHealth()
         // Nothing is decided or sent before the schema is migrated.
         let gated: AlertLeadership = { runtime.isReady ? leadership() : nil }

@@ -1,14 +1,12 @@
 import Dispatch
 import Synchronization
 
-/// Runs async database work for a synchronous caller (a request handler on an event loop) and waits for it, at most
-/// `deadline` seconds. The HTTP framework's handlers are synchronous; a device route costs its event loop one
-/// database round trip (under a millisecond on a local socket), bounded here so an unreachable database cannot
-/// hold a loop longer than the deadline. The work runs on the cooperative pool, never on the waiting thread.
+/// Runs async database work for a synchronous caller (a device route's handler, on the server's off-loop worker
+/// threads: `runsOffLoop`) and waits for it, at most `deadline` seconds, so an unreachable database cannot hold a
+/// worker longer than that. The work runs on the cooperative pool, never on the waiting thread.
 ///
-/// At most `Gate.limit` loops wait at once (one fewer than there are loops): a database that accepts connections but
-/// answers slowly stalls at most those, and every other loop keeps serving; a request past the limit is refused at
-/// once (`Busy`, a 503 with `Retry-After`) instead of taking a loop too.
+/// At most `Gate.limit` callers wait at once (as many as the connection pool has connections): a request past the
+/// limit is refused at once (`Busy`, a 503 with `Retry-After`) instead of queueing for a connection.
 enum BlockingBridge {
     struct TimedOut: Error {}
     struct Busy: Error {}
@@ -18,9 +16,6 @@ enum BlockingBridge {
         private let waiting = Atomic<Int>(0)
 
         init(limit: Int) { self.limit = max(1, limit) }
-
-        /// One fewer than the event loops, at least one.
-        convenience init(loops: Int) { self.init(limit: loops - 1) }
 
         func enter() -> Bool {
             if waiting.add(1, ordering: .acquiringAndReleasing).newValue <= limit { return true }

@@ -11,10 +11,10 @@ import Postgres
 struct StoreAlertsBackend: AlertsBackend {
     let runtime: AlertsRuntime
     let logger: Logger
-    /// How many event loops may wait on the database at once.
+    /// How many handlers may wait on the database at once.
     let gate: BlockingBridge.Gate
     /// Longer than one query on a healthy server (about a millisecond on a local socket), shorter than a client's
-    /// patience, and short enough that a loop held by a slow database is back soon.
+    /// patience, and short enough that a worker held by a slow database is back soon.
     var deadline: Double = 2
 
     var unavailableReason: String? { runtime.unavailableReason }
@@ -104,7 +104,7 @@ struct StoreAlertsBackend: AlertsBackend {
             logger.error("alerts: could not \(what): \(error)")
             throw AlertsBackendError.unavailable("price alerts could not be stored: try again shortly")
         } catch is BlockingBridge.Busy {
-            logger.warning("alerts: refused to \(what): \(gate.limit) event loop(s) already waiting on the database")
+            logger.warning("alerts: refused to \(what): \(gate.limit) request(s) already waiting on the database")
             throw AlertsBackendError.unavailable("price alerts are busy: try again shortly")
         } catch is BlockingBridge.TimedOut {
             runtime.recordUnreachable(PostgresError.timedOut(seconds: deadline))

@@ -5,11 +5,17 @@ extension AlertEvaluator {
     /// `price_below` already at or below its threshold fires once, a move starts measuring from today's price and
     /// `cheapest_changed` from today's cheapest. Its states start afresh (a changed alert's old ones no longer apply).
     public func seed(_ alertID: Int64, index fuelIndex: FuelIndex, now: Date) -> AlertOutcome {
+        seed(alertID, poll: AlertPoll(index: fuelIndex, changes: [], now: now))
+    }
+
+    /// The same, against `poll` (one with no changes): seeding many alerts at once makes the poll, whose cost grows
+    /// with the stations, once.
+    public func seed(_ alertID: Int64, poll: AlertPoll) -> AlertOutcome {
         var outcome = AlertOutcome()
         guard let alertSlot = index.slot(of: alertID).map(Int.init) else { return outcome }
         let record = index.records[alertSlot]
         guard record.alertKind != .waTomorrow else { return outcome }
-        let poll = AlertPoll(index: fuelIndex, changes: [], now: now)
+        let fuelIndex = poll.index
         var memo = AlertPollMemo(poll)
         if record.alertKind == .cheapestChanged {
             evaluateCheapest(alertSlot, poll: poll, states: [:], memo: &memo, into: &outcome)

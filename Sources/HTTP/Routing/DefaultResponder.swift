@@ -13,7 +13,8 @@ public final class DefaultResponder: Responder {
             let chain = middleware.makeResponder(chainingTo: route.responder)
             return Route(
                 method: route.method, path: route.path,
-                responder: MeasuredResponder(slot: metrics.slot(for: route.pattern), metrics: metrics, inner: chain))
+                responder: MeasuredResponder(slot: metrics.slot(for: route.pattern), metrics: metrics, inner: chain),
+                runsOffLoop: route.runsOffLoop)
         })
         self.router = router
         self.metrics = metrics
@@ -28,21 +29,34 @@ public final class DefaultResponder: Responder {
     }
 
     public func respond(owning request: consuming Request) throws -> Response {
+        try resolve(&request).responder.respond(owning: request)
+    }
+
+    /// A route that runs off the loop answers later: its whole chain (middleware, measurement) runs on the worker.
+    public func reply(owning request: consuming Request) throws -> Reply {
+        let (responder, runsOffLoop) = resolve(&request)
+        guard runsOffLoop else { return .now(try responder.respond(owning: request)) }
+        let request = copy request
+        return .later { try responder.respond(to: request) }
+    }
+
+    /// Routes `request` (recording its parameters, pattern or miss) to the responder that answers it.
+    private func resolve(_ request: inout Request) -> (responder: Responder, runsOffLoop: Bool) {
         guard request.method.isImplemented else {
             request.miss = .notImplemented
-            return try missResponder.respond(to: request)
+            return (missResponder, false)
         }
         switch router.match(method: request.method, segments: request.pathSegments) {
         case .found(let route, let parameters):
             request.parameters = parameters
             request.route = route.pointee.pattern
-            return try route.pointee.responder.respond(owning: request)
+            return (route.pointee.responder, route.pointee.runsOffLoop)
         case .methodNotAllowed(let allowed):
             request.miss = .methodNotAllowed(allowed: allowed)
-            return try missResponder.respond(to: request)
+            return (missResponder, false)
         case .notFound:
             request.miss = .notFound
-            return try missResponder.respond(to: request)
+            return (missResponder, false)
         }
     }
 

@@ -4,9 +4,10 @@ public protocol RoutesBuilder {
 }
 
 extension RoutesBuilder {
+    /// `runsOffLoop`: the handler may block, so the server runs it on a worker thread (see `Route.runsOffLoop`).
     @discardableResult
     public func on<R: ResponseEncodable>(
-        _ method: HTTPMethod, _ path: [PathComponent],
+        _ method: HTTPMethod, _ path: [PathComponent], runsOffLoop: Bool = false,
         use handler: @escaping @Sendable (Request) throws -> R
     ) -> Route {
         let path = path.flatMap { component -> [PathComponent] in
@@ -15,14 +16,16 @@ extension RoutesBuilder {
         }
         let route = Route(method: method, path: path, responder: ClosureResponder { request in
             try handler(request).encodeResponse(for: request)
-        })
+        }, runsOffLoop: runsOffLoop)
         add(route)
         return route
     }
 
     @discardableResult
-    public func on<R: ResponseEncodable>(_ method: HTTPMethod, _ path: PathComponent..., use handler: @escaping @Sendable (Request) throws -> R) -> Route {
-        on(method, path, use: handler)
+    public func on<R: ResponseEncodable>(
+        _ method: HTTPMethod, _ path: PathComponent..., runsOffLoop: Bool = false, use handler: @escaping @Sendable (Request) throws -> R
+    ) -> Route {
+        on(method, path, runsOffLoop: runsOffLoop, use: handler)
     }
 
     @discardableResult
@@ -68,7 +71,8 @@ struct GroupedRoutes: RoutesBuilder {
         parent.add(Route(
             method: route.method,
             path: prefix + route.path,
-            responder: middleware.makeResponder(chainingTo: route.responder)
+            responder: middleware.makeResponder(chainingTo: route.responder),
+            runsOffLoop: route.runsOffLoop
         ))
     }
 }

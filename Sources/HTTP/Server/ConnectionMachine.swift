@@ -5,7 +5,8 @@ import Glibc
 protocol ConnectionHost {
     var isDraining: Bool { get }
     var serverName: [UInt8] { get }
-    mutating func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response
+    /// The response, or nil when it comes later, through the machine's `responseArrived`.
+    mutating func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response?
     /// Whether the answer to `head` is known without its body (no route takes its method and path): such a request
     /// sent with `Expect: 100-continue` is answered at once, never invited to send the body.
     func answersWithoutBody(_ head: HTTPRequestHead) -> Bool
@@ -84,6 +85,16 @@ struct ConnectionMachine {
     /// The last send would block: wait for the socket to become writable.
     private(set) var wantsWrite = false
     private(set) var requestsServed: UInt64 = 0
+    /// A request whose response is being made off the loop: what its framing needs. Nothing more is read or
+    /// answered until it arrives, so pipelined answers keep their order.
+    private var awaiting: Awaiting?
+
+    private struct Awaiting {
+        var wantsKeepAlive: Bool
+        var version: HTTPVersion
+        var includeBody: Bool
+        var closing: Bool
+    }
 
     init(settings: Settings, now: Int64) {
         self.settings = settings
@@ -94,9 +105,9 @@ struct ConnectionMachine {
 
     var pendingInbound: Int { inbound.count - inboundStart }
     var pendingOutbound: Int { outbound.count }
-    var wantsRead: Bool { !readPaused }
-    /// Mid-request or with output queued: shutdown lets it finish within the grace period.
-    var isBusy: Bool { pendingInbound > 0 || pendingOutbound > 0 }
+    var wantsRead: Bool { !readPaused && awaiting == nil }
+    /// Mid-request, awaiting a response or with output queued: shutdown lets it finish within the grace period.
+    var isBusy: Bool { pendingInbound > 0 || pendingOutbound > 0 || awaiting != nil }
 
     /// Whether the write side ends (close or shutdown) once the pending output is sent.
     var finishesAfterFlush: Bool {
@@ -130,14 +141,14 @@ struct ConnectionMachine {
     mutating func peerClosed() -> ConnectionAction {
         if isLingering { return .close }
         // The client sent everything it will send; answer what was complete, then close.
-        if pendingOutbound == 0 { return .close }
+        if pendingOutbound == 0 && awaiting == nil { return .close }
         state = .closingAfterFlush
         lingersOnClose = false
         return .none
     }
 
     private mutating func processInbound<Host: ConnectionHost>(now: Int64, host: inout Host) {
-        while case .open = state, pendingInbound > 0 {
+        while case .open = state, awaiting == nil, pendingInbound > 0 {
             if pendingOutbound >= settings.maxPendingOutputBytes {
                 readPaused = true
                 return
@@ -204,16 +215,41 @@ struct ConnectionMachine {
     ) {
         requestsServed &+= 1
         // What the answer's framing needs of the head, read before the head is handed to the application.
-        let wantsKeepAlive = head.wantsKeepAlive, version = head.version, includeBody = head.method != .HEAD
-        let response = host.respond(to: head, body: body)
-        let keepAlive = wantsKeepAlive && !closing && !host.isDraining && !response.forcesClose
+        let framing = Awaiting(wantsKeepAlive: head.wantsKeepAlive, version: head.version, includeBody: head.method != .HEAD, closing: closing)
+        guard let response = host.respond(to: head, body: body) else {
+            awaiting = framing
+            return
+        }
+        write(response, framing, host: &host)
+    }
+
+    /// The response to the request `awaiting` was kept for: queue it, then go on with what was received meanwhile.
+    mutating func responseArrived<Host: ConnectionHost>(_ response: Response, now: Int64, host: inout Host) -> ConnectionAction {
+        guard let framing = awaiting else { return .none }
+        awaiting = nil
+        write(response, framing, host: &host)
+        lastWriteProgressAt = now
+        if !readPaused { processInbound(now: now, host: &host) }
+        return .flush
+    }
+
+    private mutating func write<Host: ConnectionHost>(_ response: Response, _ framing: Awaiting, host: inout Host) {
+        guard case .open = state else {
+            // The client closed its side while the response was made off the loop: it ends the connection.
+            ResponseSerializer.write(
+                response, version: framing.version, includeBody: framing.includeBody, keepAlive: false,
+                date: host.date(), serverName: host.serverName, into: &outbound
+            )
+            return
+        }
+        let keepAlive = framing.wantsKeepAlive && !framing.closing && !host.isDraining && !response.forcesClose
         ResponseSerializer.write(
-            response, version: version, includeBody: includeBody, keepAlive: keepAlive,
+            response, version: framing.version, includeBody: framing.includeBody, keepAlive: keepAlive,
             date: host.date(), serverName: host.serverName, into: &outbound
         )
         if !keepAlive {
             state = .closingAfterFlush
-            lingersOnClose = wantsKeepAlive || pendingInbound > 0
+            lingersOnClose = framing.wantsKeepAlive || pendingInbound > 0
         }
     }
 
@@ -279,6 +315,8 @@ struct ConnectionMachine {
         case .open, .closingAfterFlush:
             break
         }
+        // The off-loop handler bounds its own wait; the connection's clocks start again with its response.
+        if awaiting != nil { return .none }
         if pendingOutbound > 0 {
             return now - lastWriteProgressAt > settings.writeTimeout ? .close : .none
         } else if let started = requestStartedAt, pendingInbound == 0 {

@@ -14,6 +14,7 @@ final class ServerContext: Sendable {
     let parser: HTTPRequestParser
     let metrics: HTTPMetrics
     let connectionSettings: ConnectionMachine.Settings
+    let workers: OffLoopWorkers
 
     init(configuration: ServerConfiguration, responder: Responder, metrics: HTTPMetrics, logger: Logger) {
         self.configuration = configuration
@@ -21,6 +22,7 @@ final class ServerContext: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.parser = HTTPRequestParser(limits: configuration.limits)
+        self.workers = OffLoopWorkers(count: configuration.offLoopThreads)
         self.connectionSettings = ConnectionMachine.Settings(
             parser: parser,
             headerTimeout: Int64(configuration.headerTimeoutSeconds * 1000),
@@ -67,6 +69,15 @@ final class EventLoop: @unchecked Sendable {
     private var drainDeadline: Int64?
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    private var nextSerial: UInt64 = 0
+    /// Answers the workers made for this loop's connections, waiting for the loop to write them.
+    private let mailbox = Mutex(Mailbox())
+
+    private struct Mailbox {
+        var answers: [(fd: Int32, serial: UInt64, response: Response)] = []
+        /// The loop has ended (its eventfd is closed): later answers are dropped with their connections.
+        var closed = false
+    }
 
     init(index: Int, context: ServerContext, listener: Listener, reserve: DescriptorReserve) throws {
         self.index = index
@@ -128,6 +139,7 @@ final class EventLoop: @unchecked Sendable {
                     acceptConnections()
                 } else if fd == wakeFd {
                     SystemCall.drainEventFD(wakeFd)
+                    writeAnswers()
                 } else if let connection = connection(for: fd) {
                     handle(event: event.events, on: connection)
                 }
@@ -151,6 +163,7 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
         }
+        mailbox.withLock { $0.closed = true }
         SystemCall.close(epfd)
         SystemCall.close(wakeFd)
     }
@@ -202,7 +215,8 @@ final class EventLoop: @unchecked Sendable {
     /// handshake, so a short-lived connection is answered and closed without ever joining the epoll set.
     private func adopt(fd: Int32, peer: String) {
         let machine = ConnectionMachine(settings: context.connectionSettings, now: now)
-        let connection = Connection(fd: fd, peer: peer, machine: machine)
+        nextSerial &+= 1
+        let connection = Connection(fd: fd, peer: peer, serial: nextSerial, machine: machine)
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: Int(fd) - connections.count + 1 + 64))
         }
@@ -248,13 +262,14 @@ final class EventLoop: @unchecked Sendable {
     /// What a connection's machine borrows from the loop while it handles one input.
     private struct Host: ConnectionHost {
         unowned(unsafe) let loop: EventLoop
-        let peer: String
+        unowned(unsafe) let connection: Connection
+        var peer: String { connection.peer }
 
         var isDraining: Bool { loop.drainDeadline != nil }
         var serverName: [UInt8] { loop.serverName }
 
-        func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response {
-            loop.respond(to: head, body: body, peer: peer)
+        func respond(to head: consuming HTTPRequestHead, body: [UInt8]) -> Response? {
+            loop.respond(to: head, body: body, on: connection)
         }
 
         func answersWithoutBody(_ head: HTTPRequestHead) -> Bool { loop.responder.answersWithoutBody(head) }
@@ -298,24 +313,63 @@ final class EventLoop: @unchecked Sendable {
                 break reading
             }
         }
-        var host = Host(loop: self, peer: connection.peer)
+        var host = Host(loop: self, connection: connection)
         let action = connection.machine.readCompleted(now: now, host: &host)
         if perform(action, on: connection), peerClosed {
             perform(connection.machine.peerClosed(), on: connection)
         }
     }
 
-    private func respond(to head: consuming HTTPRequestHead, body: [UInt8], peer: String) -> Response {
+    /// The response now, or nil when a worker makes it (`writeAnswers` hands it to the connection later).
+    private func respond(to head: consuming HTTPRequestHead, body: [UInt8], on connection: Connection) -> Response? {
         sequence &+= 1
         let id = RequestID(loop: index, sequence: sequence)
         // For the log line of a failure only: `path` is joined from the segments, so the target is kept instead.
         let method = head.method, target = head.target
-        do {
-            return try responder.respond(owning: Request(head: head, body: body, peerAddress: peer, id: id))
-        } catch {
+        let logger = context.logger
+        @Sendable func failed(_ error: any Error) -> Response {
             let path = target.prefix { $0 != "?" }
-            context.logger.error("unhandled error for \(method) \(path): \(error)")
+            logger.error("unhandled error for \(method) \(path): \(error)")
             return ErrorRendering.response(for: Abort(.internalServerError), request: nil, revealDetails: false)
+        }
+        do {
+            switch try responder.reply(owning: Request(head: head, body: body, peerAddress: connection.peer, id: id)) {
+            case .now(let response):
+                return response
+            case .later(let work):
+                let fd = connection.fd, serial = connection.serial
+                context.workers.submit { [self] in
+                    let response: Response
+                    do { response = try work() } catch { response = failed(error) }
+                    deliver(response, fd: fd, serial: serial)
+                }
+                return nil
+            }
+        } catch {
+            return failed(error)
+        }
+    }
+
+    /// On a worker: queues the answer for the loop and wakes it (under the lock, so never after the loop closed
+    /// its eventfd).
+    private func deliver(_ response: Response, fd: Int32, serial: UInt64) {
+        mailbox.withLock { mailbox in
+            guard !mailbox.closed else { return }
+            mailbox.answers.append((fd, serial, response))
+            if mailbox.answers.count == 1 { SystemCall.signalEventFD(wakeFd) }
+        }
+    }
+
+    /// Hands each finished answer to its connection, if that connection is still open.
+    private func writeAnswers() {
+        let answers = mailbox.withLock { mailbox in
+            defer { mailbox.answers = [] }
+            return mailbox.answers
+        }
+        for answer in answers {
+            guard let connection = connection(for: answer.fd), connection.serial == answer.serial else { continue }
+            var host = Host(loop: self, connection: connection)
+            perform(connection.machine.responseArrived(answer.response, now: now, host: &host), on: connection)
         }
     }
 
@@ -356,7 +410,7 @@ final class EventLoop: @unchecked Sendable {
                 return .close
             }
         }
-        var host = Host(loop: self, peer: connection.peer)
+        var host = Host(loop: self, connection: connection)
         return connection.machine.outputDrained(now: now, host: &host)
     }
 
@@ -388,7 +442,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func sweepTimeouts() {
         for case let connection? in connections {
-            var host = Host(loop: self, peer: connection.peer)
+            var host = Host(loop: self, connection: connection)
             let action = connection.machine.tick(now: now, host: &host)
             if action != .none { perform(action, on: connection) }
         }

@@ -56,6 +56,7 @@ public final class HTTPServer: @unchecked Sendable {
             listeners.forEach { $0.close() }
             throw .system(SocketError("epoll"))
         }
+        context.workers.start()
         loops.forEach { $0.start() }
     }
 
@@ -67,6 +68,7 @@ public final class HTTPServer: @unchecked Sendable {
         // instead of spinning; before the loops finish, because a loop busy with a slow request cannot.
         listeners.forEach { $0.stopAccepting() }
         loops.forEach { $0.waitUntilFinished() }
+        context.workers.stop()
         loops = []
         listeners.forEach { $0.close() }
         listeners = []

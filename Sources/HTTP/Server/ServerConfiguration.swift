@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGraceSeconds = 5.0
     /// A connection stops reading new requests while this many response bytes wait for the client.
     public var maxPendingOutputBytes = 1024 * 1024
+    /// Threads for the handlers of routes that run off the loop (`Route.runsOffLoop`): how many may block at once.
+    public var offLoopThreads = 4
     /// The `Server` header; no version, on purpose.
     public var serverName = "Petty"
 

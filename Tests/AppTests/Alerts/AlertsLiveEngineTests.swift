@@ -2,6 +2,7 @@ import AlertStore
 import FakeRelay
 import Foundation
 import Fuel
+import Synchronization
 import Testing
 
 @testable import App
@@ -40,6 +41,39 @@ struct AlertsLiveEngineTests {
             #expect(received.count == 2)
             #expect(Set(received.compactMap(\.collapseID)) == ["petty-a1.s1.U91.v2"])
             #expect(try await world.sender().deliverOnce() == 0)
+        }
+    }
+
+    @Test func aFullBatchIsFollowedByTheNextAtOnceNotAfterTheIdleInterval() async throws {
+        try await AlertsLiveWorld.with { world in
+            for n in 0..<3 { _ = try await world.subscribe(token: "apns-token-\(n)-0123456789abcdef") }
+            await world.crossTheThreshold()
+            #expect(try await world.notificationCount() == 3)
+            // Batches of 2: the first pass is full, so the second must follow before the sender first idles.
+            let receivedAtFirstIdle = Mutex<[Int]>([])
+            let sender = world.sender(batch: 2) { _ in
+                receivedAtFirstIdle.withLock { $0.append(world.relay.received.count) }
+                throw CancellationError()
+            }
+            try await sender.run()
+            #expect(receivedAtFirstIdle.withLock { $0 } == [3])
+        }
+    }
+
+    @Test func aFullBatchTheRelayRefusedIdlesBeforeTheNextPass() async throws {
+        try await AlertsLiveWorld.with { world in
+            for n in 0..<3 { _ = try await world.subscribe(token: "apns-token-\(n)-0123456789abcdef") }
+            await world.crossTheThreshold()
+            world.relay.set(.status(503))
+            let waitingAtFirstIdle = Mutex<[Int]>([])
+            let sender = world.sender(batch: 2) { _ in
+                let waiting = try await world.client.query("SELECT count(*) AS n FROM notifications WHERE deliver_after > now()").first?.int("n") ?? -1
+                waitingAtFirstIdle.withLock { $0.append(waiting) }
+                throw CancellationError()
+            }
+            try await sender.run()
+            #expect(waitingAtFirstIdle.withLock { $0 } == [2], "the refused pass's 2 rows wait for their retry; the third was not tried yet")
+            #expect(world.relay.received.isEmpty)
         }
     }
 

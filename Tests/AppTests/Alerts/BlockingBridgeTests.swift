@@ -3,13 +3,12 @@ import Synchronization
 import Testing
 @testable import App
 
-/// A slow database holds at most the gate's loops: the next caller is refused at once instead of waiting too.
-/// Callers run on threads of their own, as event loops do: a bridge waits, so it must never run on the
+/// A slow database holds at most the gate's callers: the next caller is refused at once instead of waiting too.
+/// Callers run on threads of their own, as the server's off-loop workers do: a bridge waits, so it must never run on the
 /// cooperative pool whose threads its work needs.
 @Suite struct BlockingBridgeTests {
     @Test func aCallerPastTheGateIsRefusedAtOnceWhileTheFirstStillWaits() async throws {
-        let gate = BlockingBridge.Gate(loops: 2)
-        #expect(gate.limit == 1)
+        let gate = BlockingBridge.Gate(limit: 1)
         let started = Flag()
         let release = Flag()
         async let first: Result<Int, any Error> = onThread {
@@ -35,8 +34,8 @@ import Testing
         #expect(gate.current == 0)
     }
 
-    @Test func oneLoopStillGetsOneWaiterAndATimeoutLeavesTheGate() async {
-        let gate = BlockingBridge.Gate(loops: 1)
+    @Test func aGateOfNoneStillLetsOneWaitAndATimeoutLeavesTheGate() async {
+        let gate = BlockingBridge.Gate(limit: 0)
         #expect(gate.limit == 1)
         let timedOut = await onThread { () -> Bool in
             do {
