@@ -16,7 +16,14 @@ enum AlertEvaluation {
         let changeCount = try options.int("changes", default: 2_000)
         let runs = try options.int("runs", default: 9)
         let seed = UInt64(try options.int("seed", default: 42))
-        let before = dataset.snapshot
+        // `make-large-dataset` merges its synthetic stations as sample data, and sample prices never move an alert:
+        // here they stand for live ones, or the poll would match nothing.
+        let sample = dataset.snapshot
+        let before = Snapshot(version: sample.version, changedAt: sample.changedAt, entries: sample.entries, statuses: sample.statuses.map { status in
+            var live = status
+            live.source = .live
+            return live
+        })
         let latest = before.entries.flatMap { $0.prices.map { $0.seenAt ?? $0.updatedAt } }.max() ?? Date()
         let t1 = latest.addingTimeInterval(300)
         let (after, changedKeys) = AlertWorkload.changed(before, count: changeCount, at: t1, seed: seed &+ 1)
@@ -37,22 +44,36 @@ enum AlertEvaluation {
         print("alert-evaluation: index of \(alertCount) alerts (\(devices) devices) over \(before.entries.count) stations built in \(fixed(buildMillis / 1000, 2)) s, +\(fixed(megabytes)) MB RSS; target <= 250 MB: \(megabytes <= 250 ? "PASS" : "MISS")")
 
         // Warm states: what evaluating the changed stations' previous prices left (armed or not, references, cheapest).
-        let evaluator = AlertEvaluator(index: alerts)
+        // A warm evaluator also holds the answers of the areas that poll evaluated (`HeldCheapest`); a cold one (a
+        // restart, a new leader) holds none and searches every area, as every poll did before answers were held.
         let warmChanges = beforeIndex.changes(since: .distantPast).filter { changedKeys.contains("\($0.station.rawValue).\($0.fuel.rawValue)") }
-        let warm = evaluator.evaluate(AlertPoll(index: beforeIndex, changes: Array(warmChanges), now: latest), states: [:])
+        let warmPoll = AlertPoll(index: beforeIndex, changes: Array(warmChanges), now: latest)
+        var evaluator = AlertEvaluator(index: alerts)
+        let warm = evaluator.evaluate(warmPoll, states: [:])
 
         let poll = AlertPoll(index: index, changes: Array(index.changes(since: latest)), previous: before, now: t1)
-        var timings: [Double] = []
         var outcome = AlertOutcome()
+        var searches = (cold: 0, warm: 0)
+        var timings = (cold: [Double](), warm: [Double]())
         for _ in 0..<runs {
-            let started = ProcStats.millis()
+            var cold = AlertEvaluator(index: alerts)
+            var started = ProcStats.millis()
+            let coldOutcome = cold.evaluate(poll, states: warm.states)
+            timings.cold.append(ProcStats.millis() - started)
+            searches.cold = cold.lastSearches
+            evaluator = AlertEvaluator(index: alerts)
+            _ = evaluator.evaluate(warmPoll, states: [:])
+            started = ProcStats.millis()
             outcome = evaluator.evaluate(poll, states: warm.states)
-            timings.append(ProcStats.millis() - started)
+            timings.warm.append(ProcStats.millis() - started)
+            searches.warm = evaluator.lastSearches
+            guard outcome == coldOutcome else { throw BenchError("the warm evaluator decided otherwise than the cold one") }
         }
+        print("alert-evaluation: cold evaluator (no held answers): median \(fixed(median(timings.cold), 1)) ms (min \(fixed(timings.cold.min() ?? 0, 1))), \(searches.cold) cheapest searches")
         let kinds = Dictionary(grouping: outcome.decisions) { evaluator.index[$0.alertID]?.definition.kind.rawValue ?? "?" }
             .map { "\($0.key) \($0.value.count)" }.sorted().joined(separator: ", ")
-        let figure = median(timings)
-        print("alert-evaluation: a poll of \(poll.changes.count) changed prices over \(alertCount) alerts (\(warm.states.count) warm states): median \(fixed(figure, 1)) ms (min \(fixed(timings.min() ?? 0, 1)), max \(fixed(timings.max() ?? 0, 1))), \(outcome.decisions.count) decisions (\(kinds)), \(outcome.states.count) states written; target <= 50 ms: \(figure <= 50 ? "PASS" : "MISS")")
+        let figure = median(timings.warm)
+        print("alert-evaluation: a poll of \(poll.changes.count) changed prices over \(alertCount) alerts (\(warm.states.count) warm states): median \(fixed(figure, 1)) ms (min \(fixed(timings.warm.min() ?? 0, 1)), max \(fixed(timings.warm.max() ?? 0, 1))), \(searches.warm) cheapest searches, \(outcome.decisions.count) decisions (\(kinds)), \(outcome.states.count) states written; target <= 50 ms: \(figure <= 50 ? "PASS" : "MISS")")
         withExtendedLifetime(alerts) {}
     }
 }

@@ -32,8 +32,7 @@ extension AlertEvaluator {
         let record = index.records[slot]
         let fuel = record.fuelType
         if record.isNear {
-            let answer = memo.cheapest(near: Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm,
-                                       fuel: fuel, in: poll.index)
+            let answer = memo.cheapest(alert: slot, record, in: poll.index)
             return answer.flatMap { poll.isSample($0.slot) ? nil : $0 }
         }
         let index = poll.index

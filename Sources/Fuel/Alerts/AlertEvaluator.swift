@@ -7,11 +7,17 @@ import Foundation
 /// The work follows the changes and their matches: each counted change visits the alerts watching its station, and
 /// the `near` alerts of each grid cell holding changes are visited once each, against the changes of the cells
 /// they cover. A `cheapest_changed` alert whose area held a change asks its area's cheapest once; alerts asking
-/// the same question (centre, radius, fuel) share one search (`AlertPollMemo`).
+/// the same question (centre, radius, fuel) share one search (`AlertPollMemo`), and a `near` one's answer is held
+/// across polls, searched again only when its held cheapest got dearer or left (`HeldCheapest`).
 public struct AlertEvaluator: Sendable {
     public var index: AlertIndex
     /// The WA trading day whose tomorrow prices were last announced: `wa_tomorrow` speaks once per day.
     public var tomorrowAnnounced: String?
+    /// Each `near` `cheapest_changed` alert's answer as of the last poll evaluated. Answers only: the decisions
+    /// are what searching every area would decide, so evaluating a poll again decides the same.
+    var held = HeldCheapest()
+    /// How many cheapest searches the last poll ran (the benchmark's report).
+    public private(set) var lastSearches = 0
 
     public init(index: AlertIndex, tomorrowAnnounced: String? = nil) {
         self.index = index
@@ -29,9 +35,16 @@ public struct AlertEvaluator: Sendable {
         var previous: PriceTenths?
     }
 
-    public func evaluate(_ poll: AlertPoll, states: AlertStates) -> AlertOutcome {
+    public mutating func evaluate(_ poll: AlertPoll, states: AlertStates) -> AlertOutcome {
         var outcome = AlertOutcome()
         var memo = AlertPollMemo(poll)
+        memo.held = held
+        held = HeldCheapest() // the memo's copy is the only one: advanced and held in place
+        memo.held!.advance(to: poll, access: memo.access, alerts: index)
+        defer {
+            held = memo.held ?? HeldCheapest()
+            lastSearches = memo.searches
+        }
         var areas: Set<Int32> = []
         var byCell: [AlertIndex.CellFuel: [CountedChange]] = [:]
         let snapshot = poll.snapshot

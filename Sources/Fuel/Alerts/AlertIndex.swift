@@ -31,6 +31,7 @@ public struct AlertIndex: Sendable {
     private(set) var byStation: [StationFuel: [Int32]] = [:]
     private(set) var byCell: [CellFuel: [Int32]] = [:]
     public private(set) var tomorrowAlerts: Set<Int64> = []
+    private var lastSerial: UInt32 = 0
 
     public init() {}
 
@@ -54,7 +55,9 @@ public struct AlertIndex: Sendable {
     /// Adds an alert, or replaces the one with its id.
     public mutating func upsert(_ alert: WatchedAlert) {
         remove(id: alert.id)
-        let record = pack(alert)
+        var record = pack(alert)
+        lastSerial = lastSerial == .max ? 1 : lastSerial + 1
+        record.serial = lastSerial
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free

@@ -3,6 +3,7 @@ import Foundation
 /// What one evaluation computes once and every alert asking the same shares: each distinct cheapest question's
 /// answer (one search per exact centre, radius and fuel, so every alert still gets what its own search would give),
 /// each delivery rule's schedule at the poll's instant (quiet hours and daily times per zone), and the access filter.
+/// With `held` (a poll of `AlertEvaluator.evaluate`), an alert whose area's answer still holds is not searched at all.
 struct AlertPollMemo {
     struct Question: Hashable {
         var latitude: UInt64
@@ -34,9 +35,21 @@ struct AlertPollMemo {
     private var schedules: [Rule: Schedule] = [:]
     /// How many cheapest searches ran (distinct questions), for the benchmark's report.
     private(set) var searches = 0
+    /// The evaluator's held answers, advanced to this poll, while the poll runs.
+    var held: HeldCheapest?
 
     init(_ poll: AlertPoll) {
         access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: poll.clocks, wall: poll.now)
+    }
+
+    /// The cheapest of the `near` alert in `slot`: its held answer while that holds, else its question's search (held
+    /// from then on).
+    mutating func cheapest(alert slot: Int, _ record: PackedAlert, in index: FuelIndex) -> Answer? {
+        if let known = held?.answer(slot, record: record) { return known }
+        let answer = cheapest(near: Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm,
+                              fuel: record.fuelType, in: index)
+        held?.hold(answer, slot, record: record)
+        return answer
     }
 
     /// The area's cheapest admitted, counted price of a `near` question (cheapest, then nearest, then lowest slot).

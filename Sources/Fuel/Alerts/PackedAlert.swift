@@ -20,6 +20,9 @@ struct PackedAlert: Sendable {
     var quietTo: Int16
     var zone: UInt16
     var isNear: Bool
+    /// Set by `AlertIndex` on every upsert, never 0 for a live alert: what a hold kept by slot checks it still
+    /// answers the same alert (`HeldCheapest`). Fits the record's padding (72 bytes either way).
+    var serial: UInt32 = 0
 
     private static let kinds = AlertDefinition.Kind.allCases
     private static let fuels = FuelType.allCases

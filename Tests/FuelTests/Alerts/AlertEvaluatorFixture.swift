@@ -62,7 +62,7 @@ struct AlertWorld {
         _ alerts: [WatchedAlert], from previous: Snapshot, to next: Snapshot, states: inout AlertStates, now: Date? = nil,
         announced: inout String?
     ) -> AlertOutcome {
-        let evaluator = AlertEvaluator(index: AlertIndex(alerts), tomorrowAnnounced: announced)
+        var evaluator = AlertEvaluator(index: AlertIndex(alerts), tomorrowAnnounced: announced)
         let outcome = evaluator.evaluate(AlertPoll(index: FuelIndex(snapshot: next), after: previous, now: now ?? next.changedAt!), states: states)
         states.merge(outcome.states) { $1 }
         if let day = outcome.announcedTomorrow { announced = day }

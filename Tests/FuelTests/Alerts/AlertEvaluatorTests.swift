@@ -90,7 +90,7 @@ struct AlertEvaluatorTests {
         let first = W.snapshot(version: 1, at: at(0), [.init(station: 1, tenths: 1_800)])
         // Snapshot 2 changes another station only; the alert (already below, never evaluated) is not touched.
         let second = W.snapshot(version: 2, at: at(1), [.init(station: 1, tenths: 1_800), .init(station: 2, tenths: 1_800)])
-        let evaluator = AlertEvaluator(index: AlertIndex([alert]))
+        var evaluator = AlertEvaluator(index: AlertIndex([alert]))
         var poll = AlertPoll(index: FuelIndex(snapshot: second), after: first, now: at(1))
         poll.changes.removeAll { $0.station == 1 }
         #expect(evaluator.evaluate(poll, states: states).decisions.isEmpty)

@@ -30,7 +30,7 @@ import Testing
     @Test func aSamplePriceCrossingDecidesNothingWhileALiveOneDoes() {
         let alerts = [AlertWorld.alert(1, .priceBelow, .stations([1]), threshold: 1_850),
                       AlertWorld.alert(2, .priceBelow, .stations([101]), threshold: 1_850)]
-        let evaluator = AlertEvaluator(index: AlertIndex(alerts), tomorrowAnnounced: nil)
+        var evaluator = AlertEvaluator(index: AlertIndex(alerts), tomorrowAnnounced: nil)
         let before = Self.nswOnSamples([.init(station: 1, tenths: 1_900), .init(station: 101, tenths: 1_900)])
         let after = Self.nswOnSamples([.init(station: 1, tenths: 1_800), .init(station: 101, tenths: 1_800)], version: 2)
         let outcome = evaluator.evaluate(AlertPoll(index: after, after: before.snapshot, now: Self.t), states: [:])

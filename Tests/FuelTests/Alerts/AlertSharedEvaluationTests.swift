@@ -93,10 +93,12 @@ struct AlertSharedEvaluationTests {
         for alert in alerts { states.merge(seeding.seed(alert.id, index: beforeIndex, now: Self.t0).states) { $1 } }
 
         let poll = AlertPoll(index: FuelIndex(snapshot: after), after: before, now: Self.t0.addingTimeInterval(300))
-        let together = AlertEvaluator(index: AlertIndex(alerts)).evaluate(poll, states: states)
+        var evaluator = AlertEvaluator(index: AlertIndex(alerts))
+        let together = evaluator.evaluate(poll, states: states)
         var alone = AlertOutcome()
         for alert in alerts {
-            let outcome = AlertEvaluator(index: AlertIndex([alert])).evaluate(poll, states: states)
+            var single = AlertEvaluator(index: AlertIndex([alert]))
+            let outcome = single.evaluate(poll, states: states)
             alone.decisions += outcome.decisions
             alone.states.merge(outcome.states) { $1 }
         }
