@@ -42,7 +42,7 @@ import Testing
     @Test func aPriceBelowCrossingMergedOutOfOrderIsDecidedOnTheNextEvaluation() {
         let (_, afterNSW, afterWA, wa1) = twoPollersOutOfOrder()
         let alert = AlertWorld.alert(1, .priceBelow, .stations([wa1]), threshold: 1_850, zone: "Australia/Perth")
-        let evaluator = AlertEvaluator(index: AlertIndex([alert]))
+        var evaluator = AlertEvaluator(index: AlertIndex([alert]))
         let outcome = evaluator.evaluate(AlertPoll(index: afterWA.index, after: afterNSW.snapshot, now: t0.addingTimeInterval(64)), states: [:])
         #expect(outcome.decisions.map(\.key) == ["a1.s\(wa1.rawValue).U91.v\(afterWA.version)"])
     }
