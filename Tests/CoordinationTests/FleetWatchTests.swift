@@ -91,6 +91,26 @@ struct FleetWatchTests {
         #expect(count(etcd, "kv/range") == reads + 1)
     }
 
+    /// etcd rebuilt from nothing under a held watch: reopened from its revision, the watch finds another cluster at
+    /// an older revision, so the member reads the fleet again and watches after that read.
+    @Test func aWatchReopenedOnARebuiltEtcdReadsTheFleetAgain() async throws {
+        let etcd = try FakeEtcd(watch: true).start()
+        defer { etcd.stop() }
+        let (_, b) = await fleet(etcd)
+        async let first = b.awaitChange()
+        let seen = try publish(etcd, version: 6)
+        #expect(await first)
+        await b.cycle()
+        etcd.dropWatches()
+        etcd.rebuild(clusterID: "2")
+        let reads = count(etcd, "kv/range")
+        #expect(await b.awaitChange())
+        #expect(b.watch.resumesAt == nil)
+        await b.cycle()
+        #expect(count(etcd, "kv/range") > reads)
+        #expect(try #require(b.watch.resumesAt) < seen)
+    }
+
     /// A deletion on the watch (the leader's key gone with its lease) reaches the follower as one: it campaigns.
     @Test func theLeaderKeyDeletedOnTheWatchLetsTheFollowerCampaign() async throws {
         let etcd = try FakeEtcd(watch: true).start()

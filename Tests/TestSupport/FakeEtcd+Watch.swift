@@ -123,20 +123,23 @@ final class WatchFront: Sendable {
 
     // MARK: - Everything else
 
-    /// Passes bytes both ways between the client and the gateway until either closes.
+    /// Passes bytes both ways between the client and the gateway until either closes. Both directions end before
+    /// either socket is closed, so neither touches a descriptor number already reused by another connection.
     private func pass(_ client: Int32, _ first: [UInt8]) {
         guard let upstream = try? Self.connect(gateway) else { return }
         track(upstream)
         guard Self.write(upstream, first) else { return finish(upstream) }
-        let back = Thread {
+        let backDone = DispatchSemaphore(value: 0)
+        Thread {
             var bytes: [UInt8] = []
             while Self.receive(upstream, into: &bytes), Self.write(client, bytes) { bytes = [] }
             shutdown(client, Int32(SHUT_RDWR))
-        }
-        back.start()
+            backDone.signal()
+        }.start()
         var bytes: [UInt8] = []
         while Self.receive(client, into: &bytes), Self.write(upstream, bytes) { bytes = [] }
         shutdown(upstream, Int32(SHUT_RDWR))
+        backDone.wait()
         finish(upstream)
     }
 
