@@ -5,6 +5,8 @@ import Synchronization
 /// A small etcd on loopback speaking the v3 JSON gateway the way etcd does: base64 keys and values, int64 as
 /// strings, every zero field (false, 0, empty) left out, streaming answers wrapped in `result`, and gRPC errors
 /// as `{"error", "code", "message"}`. Leases expire only when a test says so; auth is on when a user is set.
+/// `watch: true` puts a front on the port that streams `/v3/watch` as etcd's gateway does (FakeEtcd+Watch.swift)
+/// and passes every other request to the gateway; without it `/v3/watch` is not there, as behind a gateway without it.
 public final class FakeEtcd: Sendable {
     public struct Entry: Sendable {
         public var value: [UInt8]
@@ -24,13 +26,27 @@ public final class FakeEtcd: Sendable {
         public var calls: [String] = []
         /// The `cluster_id` every answer's header carries; a rebuilt etcd has another.
         public var clusterID = "1"
+        /// Every change of a key after the compacted revision: (revision, key, the entry then or nil when deleted).
+        public var history: [(revision: Int64, key: String, entry: Entry?)] = []
+        /// The revision etcd compacted its history to (a watch from it or before is refused).
+        public var compactedAt: Int64 = 0
+        /// The start revision of each watch opened, in order.
+        public var watchStarts: [Int64] = []
+        /// Bumped by `dropWatches()`: every watch open then ends.
+        public var watchDrops = 0
+
+        /// Records the change of `key` at the current revision.
+        mutating func changed(_ key: String) { history.append((revision, key, keys[key])) }
     }
 
     let app: Application
     public private(set) nonisolated(unsafe) var port = 0
     public let state = Mutex(State())
+    let watches: Bool
+    nonisolated(unsafe) var front: WatchFront?
 
-    public init(user: (String, String)? = nil) {
+    public init(user: (String, String)? = nil, watch: Bool = false) {
+        watches = watch
         app = Application(environment: .testing, logger: Logger(label: "fake-etcd", level: .critical, sink: .inMemory()))
         app.server.threads = 2
         state.withLock { $0.user = user.map { (name: $0.0, password: $0.1) } }
@@ -39,10 +55,18 @@ public final class FakeEtcd: Sendable {
 
     public func start() throws -> FakeEtcd {
         port = try app.startLive()
+        if watches {
+            let front = try WatchFront(etcd: self, gateway: port)
+            self.front = front
+            port = front.port
+        }
         return self
     }
 
-    public func stop() { app.shutdown() }
+    public func stop() {
+        front?.stop()
+        app.shutdown()
+    }
 
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -57,7 +81,10 @@ public final class FakeEtcd: Sendable {
             state.leases[lease] = nil
             let owned = state.keys.filter { $0.value.lease == lease }.map(\.key)
             if !owned.isEmpty { state.revision += 1 }
-            for key in owned { state.keys[key] = nil }
+            for key in owned {
+                state.keys[key] = nil
+                state.changed(key)
+            }
         }
     }
 
@@ -69,6 +96,7 @@ public final class FakeEtcd: Sendable {
             state.revision += 1
             let create = state.keys[key]?.createRevision ?? state.revision
             state.keys[key] = Entry(value: Array(value.utf8), createRevision: create, modRevision: state.revision, lease: lease)
+            state.changed(key)
         }
     }
 
@@ -76,8 +104,23 @@ public final class FakeEtcd: Sendable {
         state.withLock { state in
             state.revision += 1
             state.keys[key] = nil
+            state.changed(key)
         }
     }
+
+    /// etcd compacted its history up to the current revision: a watch from there or before is refused.
+    public func compact() {
+        state.withLock { state in
+            state.compactedAt = state.revision
+            state.history.removeAll { $0.revision <= state.compactedAt }
+        }
+    }
+
+    /// Every watch open now ends (its connection closed), as when an etcd member goes away.
+    public func dropWatches() { state.withLock { $0.watchDrops += 1 } }
+
+    /// The start revision of each watch opened so far.
+    public var watchStarts: [Int64] { state.withLock { $0.watchStarts } }
 
     public func value(_ key: String) -> String? { state.withLock { $0.keys[key].map { String(decoding: $0.value, as: UTF8.self) } } }
     public func entry(_ key: String) -> Entry? { state.withLock { $0.keys[key] } }
@@ -90,6 +133,8 @@ public final class FakeEtcd: Sendable {
             state.keys = [:]
             state.leases = [:]
             state.tokens = []
+            state.history = []
+            state.compactedAt = 0
             state.clusterID = clusterID
         }
     }
@@ -117,22 +162,16 @@ public final class FakeEtcd: Sendable {
             let id = Self.int(body["ID"])
             guard state.leases.removeValue(forKey: id) != nil else { throw GatewayError(code: 5, message: "etcdserver: requested lease not found") }
             state.revision += 1
-            state.keys = state.keys.filter { $0.value.lease != id }
+            for (key, entry) in state.keys where entry.lease == id {
+                state.keys[key] = nil
+                state.changed(key)
+            }
             return ["header": Self.header(state)]
         }
         post("kv", "range") { state, body in
             let key = Self.text(body["key"])
             let end = body["range_end"].map(Self.text)
-            let kvs = state.keys.keys.sorted().filter { end == nil ? $0 == key : ($0 >= key && $0 < end!) }.map { name -> [String: Any] in
-                let entry = state.keys[name]!
-                var kv: [String: Any] = [
-                    "key": Data(name.utf8).base64EncodedString(), "create_revision": String(entry.createRevision),
-                    "mod_revision": String(entry.modRevision), "version": "1",
-                ]
-                if !entry.value.isEmpty { kv["value"] = Data(entry.value).base64EncodedString() }
-                if entry.lease != 0 { kv["lease"] = String(entry.lease) }
-                return kv
-            }
+            let kvs = state.keys.keys.sorted().filter { end == nil ? $0 == key : ($0 >= key && $0 < end!) }.map { Self.kv($0, state.keys[$0]!) }
             var answer: [String: Any] = ["header": Self.header(state)]
             if !kvs.isEmpty {
                 answer["kvs"] = kvs
@@ -154,7 +193,10 @@ public final class FakeEtcd: Sendable {
                 state.revision += 1
                 for op in (body["success"] as? [[String: Any]]) ?? [] {
                     if let put = op["request_put"] as? [String: Any] { try Self.apply(put: put, to: &state, bump: false) }
-                    if let delete = op["request_delete_range"] as? [String: Any] { state.keys[Self.text(delete["key"])] = nil }
+                    if let delete = op["request_delete_range"] as? [String: Any] {
+                        state.keys[Self.text(delete["key"])] = nil
+                        state.changed(Self.text(delete["key"]))
+                    }
                 }
             }
             var answer: [String: Any] = ["header": Self.header(state)]
@@ -206,11 +248,22 @@ public final class FakeEtcd: Sendable {
         let value = (put["value"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
         let create = state.keys[key]?.createRevision ?? state.revision
         state.keys[key] = Entry(value: value, createRevision: create, modRevision: state.revision, lease: lease)
+        state.changed(key)
     }
 
-    private static func header(_ state: State) -> [String: Any] { ["cluster_id": state.clusterID, "member_id": "2", "revision": String(state.revision), "raft_term": "2"] }
-    private static func int(_ value: Any?) -> Int64 { (value as? String).flatMap { Int64($0) } ?? 0 }
-    private static func text(_ value: Any?) -> String {
+    static func kv(_ name: String, _ entry: Entry) -> [String: Any] {
+        var kv: [String: Any] = [
+            "key": Data(name.utf8).base64EncodedString(), "create_revision": String(entry.createRevision),
+            "mod_revision": String(entry.modRevision), "version": "1",
+        ]
+        if !entry.value.isEmpty { kv["value"] = Data(entry.value).base64EncodedString() }
+        if entry.lease != 0 { kv["lease"] = String(entry.lease) }
+        return kv
+    }
+
+    static func header(_ state: State) -> [String: Any] { ["cluster_id": state.clusterID, "member_id": "2", "revision": String(state.revision), "raft_term": "2"] }
+    static func int(_ value: Any?) -> Int64 { (value as? String).flatMap { Int64($0) } ?? 0 }
+    static func text(_ value: Any?) -> String {
         (value as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 

@@ -79,46 +79,6 @@ final class PlainHTTP: Sendable {
         return Answer(status: head.status, body: Data(body))
     }
 
-    /// Streams the chunked answer to one request over a connection of its own, handing each complete line of the
-    /// body to `line` until it returns true (`.stopped`), `until` passes (`.expired`), `wake` returns true
-    /// (checked every `slice` seconds: `.woken`) or the answer ends (`.ended`). The connection is closed after.
-    enum StreamEnd { case stopped, expired, woken, ended }
-
-    static func stream(
-        _ url: URL, headers: [(String, String)], body: Data, connectTimeout: Double, until: Double, slice: Double,
-        wake: () -> Bool, line: (Data) throws(EtcdError) -> Bool
-    ) throws(EtcdError) -> (status: Int, end: StreamEnd) {
-        let fd = try connect(url, deadline: MonotonicClock.seconds() + connectTimeout)
-        defer { close(fd) }
-        try send(fd, request(url, headers: headers, body: body, keepAlive: false), deadline: MonotonicClock.seconds() + connectTimeout)
-        var reader = HTTPAnswerReader(fd: fd)
-        let head = try reader.head(before: MonotonicClock.seconds() + connectTimeout)
-        guard head.chunked else {
-            let whole = try reader.body(head, before: MonotonicClock.seconds() + connectTimeout)
-            for part in whole.split(separator: 0x0A) where try line(Data(part)) { return (head.status, .stopped) }
-            return (head.status, .ended)
-        }
-        var pending: [UInt8] = []
-        while true {
-            let now = MonotonicClock.seconds()
-            if now >= until { return (head.status, .expired) }
-            if wake() { return (head.status, .woken) }
-            let chunk: [UInt8]?
-            do { chunk = try reader.nextChunk(before: min(until, now + slice)) } catch {
-                if case .unreachable("timed out") = error { continue }
-                throw error
-            }
-            guard let chunk else { return (head.status, .ended) }
-            pending += chunk
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let text = Data(pending[..<newline])
-                pending.removeFirst(newline + 1)
-                if !text.isEmpty, try line(text) { return (head.status, .stopped) }
-            }
-            guard pending.count <= maxBytes else { throw .malformed("a streamed message over \(maxBytes) bytes") }
-        }
-    }
-
     // MARK: - Sockets
 
     static func endpointKey(_ url: URL) -> String { "\(url.host ?? "127.0.0.1"):\(url.port ?? 80)" }

@@ -5,8 +5,9 @@ import Clocks
 /// Runs one member's side of the fleet against etcd: a lease kept alive every third of its TTL, the member
 /// record under it, a campaign when the leader key is absent and the member may lead (`CampaignRule`), the
 /// epoch-guarded publication of each new dataset while leading, and the fleet's small keys (the pointer
-/// followers copy from, the leader key) watched, with a read of the whole fleet as a safety net. Every decision
-/// about leading is `Election`'s; this type only does the I/O.
+/// followers copy from, the leader key) watched on one stream held open across rounds (FleetCoordinator+Watch.swift),
+/// with a read of the whole fleet as a safety net. Every decision about leading is `Election`'s; this type only
+/// does the I/O.
 ///
 /// `mayAct()` is the gate the member's pollers check; `tick()` may be called as often as wanted (a watchdog)
 /// so a passed deadline stops the leader even while an etcd call hangs.
@@ -14,6 +15,8 @@ public final class FleetCoordinator: Sendable {
     public let settings: FleetSettings
     public let keys: FleetKeys
     let client: EtcdClient
+    /// The keys before `members/`, watched on one stream held open across rounds.
+    let watch: EtcdWatchStream
     let member: any FleetMember
     let monotonic: @Sendable () -> Double
     let wall: @Sendable () -> Date
@@ -53,6 +56,11 @@ public final class FleetCoordinator: Sendable {
         /// Whether the last round found a fleet at rest enough to wait on a watch (a leader, the generation held).
         var mayWait = false
         var lastWatchFailure: String?
+        /// The keys before `members/` as the last read found them at `watchedRevision`, with every watch event after it
+        /// applied; `watchCurrent`: the last wait read the watch up to now, so the next round need not read them.
+        var watched: [EtcdKeyValue] = []
+        var watchedRevision: Int64 = 0
+        var watchCurrent = false
         /// Whether the last watch ended as a watch does (a change, a quiet wait, a wake), not with a failure.
         var watchHealthy = false
         /// Whether an etcd call failed since the round began (a write to retry soon).
@@ -71,6 +79,7 @@ public final class FleetCoordinator: Sendable {
         self.settings = settings
         keys = FleetKeys(fleet: settings.fleet)
         self.client = client ?? EtcdClient(endpoints: settings.endpoints, credentials: settings.credentials, timeout: settings.requestTimeout)
+        watch = EtcdWatchStream(client: self.client, from: keys.root, to: keys.membersPrefix)
         self.member = member
         self.interval = interval
         self.emptyFleetWait = emptyFleetWait ?? Double(settings.leaseSeconds)
@@ -133,7 +142,7 @@ public final class FleetCoordinator: Sendable {
                 while !Task.isCancelled {
                     var revision: Int64?
                     if self.state.withLock({ $0.election.lease != nil }) { revision = await self.round() }
-                    if let revision, await self.awaitChange(after: revision) { continue }
+                    if revision != nil, await self.awaitChange() { continue }
                     try? await Task.sleep(nanoseconds: UInt64(self.interval * 1e9))
                 }
             }
@@ -148,6 +157,7 @@ public final class FleetCoordinator: Sendable {
         // already leads in our place is never deposed by our shutdown; the revoke then takes the rest.
         if let leadingEpoch { await resign(epoch: leadingEpoch) }
         if let lease { try? await client.revoke(lease) }
+        watch.close()
     }
 
     /// One round as the tests drive it: renew or obtain the lease, then `round()`.
@@ -159,8 +169,9 @@ public final class FleetCoordinator: Sendable {
     }
 
     /// Reads the fleet, then campaigns, publishes or registers as due; the revision read at, nil when etcd failed.
-    /// Each round reads the keys before `members/` (leader, pointer, ids: a few hundred bytes whatever the fleet's
-    /// size). The member records, which grow with it, are read in the same read when the safety net is due (once
+    /// The keys before `members/` (leader, pointer, ids: a few hundred bytes whatever the fleet's size) come from the
+    /// watch when the wait before this round read it up to now, and are read otherwise (the watch then follows that
+    /// read). The member records, which grow with the fleet, are read with them when the safety net is due (once
     /// every `safetyNetLeases` leases while the watch is healthy, else once a lease), and on their own when the
     /// leader key is absent (a campaign compares them) or names a new leader (its advertised URL is where followers
     /// may copy from), so a fleet's read volume grows with its size, not with its square.
@@ -169,15 +180,29 @@ public final class FleetCoordinator: Sendable {
         var kvs: [EtcdKeyValue]
         let revision: Int64
         let started = monotonic()
-        let membersDue = state.withLock { state in
-            state.failedInRound = false
-            return started >= state.nextMembersRead
+        let (membersDue, watched) = state.withLock { state -> (Bool, (kvs: [EtcdKeyValue], revision: Int64)?) in
+            defer {
+                state.failedInRound = false
+                state.watchCurrent = false
+            }
+            let due = started >= state.nextMembersRead
+            return (due, state.watchCurrent && !due ? (state.watched, state.watchedRevision) : nil)
         }
-        do {
-            (kvs, revision) = try await membersDue ? client.read(prefix: keys.root) : client.read(from: keys.root, to: keys.membersPrefix)
-        } catch {
-            etcdFailed(error)
-            return nil
+        if let watched {
+            (kvs, revision) = watched
+        } else {
+            do {
+                (kvs, revision) = try await membersDue ? client.read(prefix: keys.root) : client.read(from: keys.root, to: keys.membersPrefix)
+            } catch {
+                etcdFailed(error)
+                return nil
+            }
+            let read = kvs.filter { $0.key < keys.membersPrefix }
+            state.withLock { state in
+                state.watched = read
+                state.watchedRevision = revision
+            }
+            watch.follow(after: revision)
         }
         let now = monotonic()
         let leaderEpoch = kvs.first { $0.key == keys.leader }?.createRevision ?? 0
@@ -215,40 +240,6 @@ public final class FleetCoordinator: Sendable {
             state.membersEpoch = epoch
             state.nextMembersRead = now + Double(settings.leaseSeconds) * (state.watchHealthy ? Self.safetyNetLeases : 1)
         }
-    }
-
-    /// At idle, waits on a watch of the keys before `members/` until the safety net's read is due instead of
-    /// reading them again each `interval`; the next round then reads the member records too, so a quiet fleet costs
-    /// each member one read and one watch per `safetyNetLeases` leases besides its (streamed) keep-alives. A
-    /// leaderless fleet, a new generation or a failed watch polls every `interval` instead (false). The wait ends
-    /// early when this member has something to write (a newer dataset to publish or register) or its lease or
-    /// role changed. The watch asks etcd to end it when its member loses the cluster's leader (such a member
-    /// hears of no change), and the round that follows reads from a member that has one.
-    func awaitChange(after revision: Int64) async -> Bool {
-        let (mayWait, lease, role, readDue) = state.withLock { ($0.mayWait, $0.election.lease, $0.election.role, $0.nextMembersRead) }
-        guard mayWait, let lease, interval > 0 else { return false }
-        let outcome = await client.waitForChange(
-            from: keys.root, to: keys.membersPrefix, after: revision, upTo: max(interval, readDue - monotonic())
-        ) { [self] in
-            let (now, registered) = state.withLock { ($0.election.lease, $0.registered) }
-            if now != lease || state.withLock({ $0.election.role }) != role { return true }
-            return currentRecord() != registered
-        }
-        if case .failed(let why) = outcome {
-            if state.withLock({ $0.lastWatchFailure != why }) { log("fleet: watching etcd failed (\(why)); reading every \(interval) s") }
-            let now = monotonic()
-            state.withLock { state in
-                state.lastWatchFailure = why
-                state.watchHealthy = false
-                state.nextMembersRead = min(state.nextMembersRead, now + Double(settings.leaseSeconds))
-            }
-            return false
-        }
-        state.withLock { state in
-            state.lastWatchFailure = nil
-            state.watchHealthy = true
-        }
-        return true
     }
 
     // MARK: - Lease
@@ -421,9 +412,14 @@ public final class FleetCoordinator: Sendable {
                 when: [EtcdCreateRevisionEquals(key: keys.leader, revision: epoch)],
                 then: [EtcdPut(key: keys.dataset, value: FleetJSON.encode(pointer)), EtcdPut(key: keys.ids, value: Array(String(mark).utf8))])
             if result.succeeded {
-                state.withLock {
-                    $0.status.published = pointer
-                    $0.ownPointer = pointer
+                state.withLock { state in
+                    state.status.published = pointer
+                    state.ownPointer = pointer
+                    // As the watch will report it: a round before that event must not take the older pointer for another writer's.
+                    state.apply([
+                        EtcdWatchEvent(kv: EtcdKeyValue(key: keys.dataset, value: FleetJSON.encode(pointer), modRevision: result.revision), deleted: false),
+                        EtcdWatchEvent(kv: EtcdKeyValue(key: keys.ids, value: Array(String(mark).utf8), modRevision: result.revision), deleted: false),
+                    ])
                 }
                 log("fleet: published v\(pointer.version) at epoch \(epoch) (generation \(generation))")
             } else {
@@ -453,7 +449,7 @@ public final class FleetCoordinator: Sendable {
     }
 
     /// The record this member would register now.
-    private func currentRecord() -> MemberRecord {
+    func currentRecord() -> MemberRecord {
         let (role, epoch, generation) = state.withLock { ($0.election.role, $0.status.epoch, $0.generation.number) }
         return MemberRecord(
             url: settings.advertiseURL.absoluteString, version: member.heldVersion, epoch: epoch, role: role.rawValue, live: member.holdsLiveData,
