@@ -122,7 +122,7 @@ final class AlertSenderService: Service {
         var attempt = Attempt()
         guard let push, !due.isEmpty else { return attempt }
         let now = clock()
-        var recentSends = try await recentSends()
+        let recentSends = try await recentSends()
         var byDevice: [Int64: [DueNotification]] = [:]
         var order: [Int64] = []
         for row in due {
@@ -155,10 +155,10 @@ final class AlertSenderService: Service {
                     data: PushData(alertID: row.entry.alertID ?? 0, stationID: payload.stationID, fuel: payload.fuel, price: payload.price,
                                    url: "\(shareBase)/stations/\(payload.stationID)")))
                 attempt.sent.append(Attempt.Sent(push: planned, deviceID: deviceID, token: row.pushToken))
-                if planned.isImmediate { recentSends[deviceID, default: []].append(now) }
             }
         }
         self.recent.withLock { $0 = recentSends }
+        guard !messages.isEmpty else { return attempt }
         do {
             attempt.outcome = try await push.send(messages)
         } catch let error as PushError {
@@ -183,6 +183,7 @@ final class AlertSenderService: Service {
         var delivered: [[Int64]] = []
         var failed = 0
         var killed: Set<Int64> = []
+        var shown: [Int64] = []
         for sent in attempt.sent {
             if attempt.outcome.deadTokens.contains(sent.token) {
                 if killed.insert(sent.deviceID).inserted {
@@ -195,13 +196,22 @@ final class AlertSenderService: Service {
                 failed += sent.push.ids.count
             } else {
                 delivered.append(sent.push.ids)
+                if sent.push.isImmediate { shown.append(sent.deviceID) }
             }
         }
         // One statement for the pass; each push's rows share one sent_at, which is how a folded push counts once.
         try await outbox.markSent(pushes: delivered)
+        // Only a push the relay took counts towards the device's hourly limit: a refused try is not a notification.
+        if !shown.isEmpty {
+            recent.withLock { held in
+                guard held != nil else { return }
+                for deviceID in shown { held![deviceID, default: []].append(now) }
+            }
+        }
         let count = delivered.reduce(0) { $0 + $1.count }
+        let contacted = !attempt.sent.isEmpty
         health { health in
-            health.relay = "ok"
+            if contacted { health.relay = "ok" }
             health.sent += count
             health.failed += failed
         }

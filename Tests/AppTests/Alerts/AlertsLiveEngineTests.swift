@@ -77,6 +77,25 @@ struct AlertsLiveEngineTests {
         }
     }
 
+    /// A relay down for longer than three tries (the 5 minutes): refused tries are not notifications, so the
+    /// device's 3-an-hour limit must not hold the row back for an hour once the relay is back.
+    @Test func refusedTriesDoNotCountTowardsTheHourlyLimit() async throws {
+        try await AlertsLiveWorld.with { world in
+            _ = try await world.subscribe()
+            await world.crossTheThreshold()
+            world.relay.set(.status(503))
+            let sender = world.sender(retryDelay: 0)
+            for _ in 0..<5 {
+                #expect(try await sender.deliverOnce() == 0)
+                #expect(world.healthValue.withLock { $0.relay } != "ok", "the relay refused every try")
+            }
+            world.relay.set(.normal)
+            #expect(try await sender.deliverOnce() == 1)
+            #expect(world.relay.received.count == 1)
+            #expect(world.healthValue.withLock { $0.relay } == "ok")
+        }
+    }
+
     @Test func aStaleFenceTokenDecidesNothing() async throws {
         try await AlertsLiveWorld.with { world in
             _ = try await world.subscribe()

@@ -57,10 +57,12 @@ final class AlertsLiveWorld: @unchecked Sendable {
         health: health, logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { self.t0 })
 
     /// A sender on the fake relay; `sleep` is how its `run()` idles (a test's stands in for the clock).
-    func sender(batch: Int = 500, sleep: @escaping @Sendable (Double) async throws -> Void = { _ in throw CancellationError() }) -> AlertSenderService {
+    func sender(
+        batch: Int = 500, retryDelay: TimeInterval = 30, sleep: @escaping @Sendable (Double) async throws -> Void = { _ in throw CancellationError() }
+    ) -> AlertSenderService {
         let push = GorushClient(settings: PushSettings(url: relay.baseURL, topic: "au.petty.app", retry: PushRetry(attempts: 2, base: 0.01)))
         return AlertSenderService(client: client, push: push, shareBase: "https://petty.example", mayAct: { true }, health: health,
-                                  logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { Date() }, sleep: sleep, batch: batch)
+                                  logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { Date() }, sleep: sleep, batch: batch, retryDelay: retryDelay)
     }
 
     /// Publishes snapshot `version` with station 1's U91 at `tenths` (and a steady filler so the price counts), and
