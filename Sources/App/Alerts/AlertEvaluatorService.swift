@@ -100,6 +100,9 @@ final class AlertEvaluatorService: Service {
             } else {
                 let started = MonotonicClock.seconds()
                 pending.withLock { $0.changes = [] }
+                // Fence first: a deposed leader's transaction then either committed before the load below (its
+                // states are read) or is refused, so no crossing is decided again under a new version key.
+                try await outbox.decide([], token: token)
                 var loaded = try await AlertLeaderState.load(alerts: alerts, outbox: outbox, token: token)
                 let held = leader.withLock { $0 }
                 loaded.lastSnapshot = held?.lastSnapshot

@@ -112,6 +112,21 @@ struct AlertsLiveEngineTests {
         }
     }
 
+    /// A new leader fences the outbox before it loads the alert states: a deposed leader's late transaction either
+    /// committed before that load (and is in the states read) or is refused, even when nothing new is published.
+    @Test func aNewLeaderFencesTheDeposedOneBeforeReadingTheStates() async throws {
+        try await AlertsLiveWorld.with { world in
+            _ = try await world.subscribe()
+            await world.publish(1, station1: 1_900)
+            let outbox = OutboxRepository(client: world.client)
+            #expect(try await outbox.fence() == FenceToken(generation: 0, revision: 1))
+            world.token.withLock { $0 = FenceToken(generation: 0, revision: 2) }
+            await world.evaluator.tick()
+            #expect(try await outbox.fence() == FenceToken(generation: 0, revision: 2))
+            await #expect(throws: AlertStoreError.self) { try await outbox.decide([], token: FenceToken(generation: 0, revision: 1)) }
+        }
+    }
+
     @Test func aDeadTokenStopsTheDevicesPushes() async throws {
         try await AlertsLiveWorld.with { world in
             let (device, token) = try await world.subscribe()
