@@ -8,10 +8,11 @@ public struct DueNotification: Sendable, Equatable {
     public var pushToken: String
 }
 
-/// What is waiting: the rows not yet sent to devices that can still receive them.
+/// What is waiting: the rows not yet sent to devices that can still receive them, due now or waiting for a retry
+/// (a row deferred to quiet hours' end or a daily time is not late yet).
 public struct OutboxBacklog: Sendable, Equatable {
     public var count: Int
-    /// Since the oldest of them was due; nil when none is.
+    /// Since the oldest of them was due (for a row already tried, since it was decided); nil when none is.
     public var oldestDueSeconds: Double?
 }
 
@@ -53,9 +54,10 @@ extension OutboxRepository {
     public func backlog() async throws -> OutboxBacklog {
         let row = try AlertRepository.only(try await client.query(
             """
-            SELECT count(*) AS n, extract(epoch FROM now() - min(n.deliver_after))::double precision AS oldest
+            SELECT count(*) AS n,
+                extract(epoch FROM now() - min(CASE WHEN n.attempts > 0 THEN n.decided_at ELSE n.deliver_after END))::double precision AS oldest
             FROM notifications n JOIN devices d ON d.id = n.device_id
-            WHERE n.sent_at IS NULL AND n.deliver_after <= now() AND NOT d.token_dead
+            WHERE n.sent_at IS NULL AND (n.deliver_after <= now() OR n.attempts > 0) AND NOT d.token_dead
             """))
         return OutboxBacklog(count: try row.int("n"), oldestDueSeconds: try row.optionalDouble("oldest"))
     }

@@ -96,6 +96,18 @@ struct AlertsLiveEngineTests {
         }
     }
 
+    /// /health's backlog is what is still unsent: a row waiting for its retry counts, with its age since decided.
+    @Test func aRowWaitingForItsRetryIsInTheBacklog() async throws {
+        try await AlertsLiveWorld.with { world in
+            _ = try await world.subscribe()
+            await world.crossTheThreshold()
+            world.relay.set(.status(503))
+            #expect(try await world.sender(retryDelay: 600).deliverOnce() == 0)
+            #expect(world.healthValue.withLock { $0.backlog } == 1)
+            #expect((world.healthValue.withLock { $0.oldestUnsentSeconds } ?? -1) >= 0)
+        }
+    }
+
     @Test func aStaleFenceTokenDecidesNothing() async throws {
         try await AlertsLiveWorld.with { world in
             _ = try await world.subscribe()
