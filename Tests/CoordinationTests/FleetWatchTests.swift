@@ -30,6 +30,18 @@ struct FleetWatchTests {
 
     func count(_ etcd: FakeEtcd, _ call: String) -> Int { etcd.calls.filter { $0 == call }.count }
 
+    /// A leader and a follower that took version 6 from an event on its watch, whose stream the gateway then
+    /// dropped; the revision version 6 was written at. The caller keeps the leader alive (its lease holds the key).
+    func followerAfterADroppedWatch(_ etcd: FakeEtcd) async throws -> (a: FleetCoordinator, b: FleetCoordinator, seen: Int64) {
+        let (a, b) = await fleet(etcd)
+        async let first = b.awaitChange()
+        let seen = try publish(etcd, version: 6)
+        #expect(await first)
+        await b.cycle()
+        etcd.dropWatches()
+        return (a, b, seen)
+    }
+
     @Test func publicationsReachAFollowerOnTheWatchItAlreadyHolds() async throws {
         let etcd = try FakeEtcd(watch: true).start()
         defer { etcd.stop() }
@@ -49,12 +61,8 @@ struct FleetWatchTests {
     @Test func aDroppedWatchIsOpenedAgainAfterItsLastEvent() async throws {
         let etcd = try FakeEtcd(watch: true).start()
         defer { etcd.stop() }
-        let (_, b) = await fleet(etcd)
-        async let first = b.awaitChange()
-        let seen = try publish(etcd, version: 6)
-        #expect(await first)
-        await b.cycle()
-        etcd.dropWatches()
+        let (a, b, seen) = try await followerAfterADroppedWatch(etcd)
+        defer { withExtendedLifetime(a) {} }
         try publish(etcd, version: 7)
         #expect(await b.awaitChange())
         await b.cycle()
@@ -67,12 +75,8 @@ struct FleetWatchTests {
     @Test func aCompactedRevisionCostsOneReadOfTheWholeFleetThenAWatchAfterIt() async throws {
         let etcd = try FakeEtcd(watch: true).start()
         defer { etcd.stop() }
-        let (_, b) = await fleet(etcd)
-        async let first = b.awaitChange()
-        let seen = try publish(etcd, version: 6)
-        #expect(await first)
-        await b.cycle()
-        etcd.dropWatches()
+        let (a, b, seen) = try await followerAfterADroppedWatch(etcd)
+        defer { withExtendedLifetime(a) {} }
         try publish(etcd, version: 7)
         let compacted = try publish(etcd, version: 8)
         etcd.compact()
@@ -96,12 +100,8 @@ struct FleetWatchTests {
     @Test func aWatchReopenedOnARebuiltEtcdReadsTheFleetAgain() async throws {
         let etcd = try FakeEtcd(watch: true).start()
         defer { etcd.stop() }
-        let (_, b) = await fleet(etcd)
-        async let first = b.awaitChange()
-        let seen = try publish(etcd, version: 6)
-        #expect(await first)
-        await b.cycle()
-        etcd.dropWatches()
+        let (a, b, seen) = try await followerAfterADroppedWatch(etcd)
+        defer { withExtendedLifetime(a) {} }
         etcd.rebuild(clusterID: "2")
         let reads = count(etcd, "kv/range")
         #expect(await b.awaitChange())

@@ -74,15 +74,13 @@ public struct AlertEvaluator: Sendable {
         _ byCell: [AlertIndex.CellFuel: [CountedChange]], areas: inout Set<Int32>, poll: AlertPoll, states: AlertStates, memo: inout AlertPollMemo,
         into outcome: inout AlertOutcome
     ) {
-        var visited = [UInt64](repeating: 0, count: index.records.count / 64 + 1)
+        var visited = AlertSlotSet(capacity: index.records.count)
         let cells = byCell.keys.sorted { ($0.fuel.ordinal, $0.cell.row, $0.cell.column) < ($1.fuel.ordinal, $1.cell.row, $1.cell.column) }
         for cellFuel in cells {
             guard let alerts = index.near(cell: cellFuel.cell, fuel: cellFuel.fuel) else { continue }
             for alert in alerts {
                 let slot = Int(alert)
-                let (word, bit) = (slot >> 6, UInt64(1) << UInt64(slot & 63))
-                guard visited[word] & bit == 0 else { continue }
-                visited[word] |= bit
+                guard visited.insert(slot) else { continue }
                 let record = index.records[slot]
                 let center = Coordinate(latitude: record.latitude, longitude: record.longitude)
                 let cosLatitude = center.cosLatitude

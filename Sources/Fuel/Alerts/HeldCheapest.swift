@@ -96,14 +96,12 @@ struct HeldCheapest: Sendable {
             byCell[AlertIndex.CellFuel(cell: AlertGridCell(location), fuel: FuelType.allCases[position / count]), default: []]
                 .append(Offer(slot: slot, price: new[position], location: location, cosLatitude: location.cosLatitude))
         }
-        var visited = [UInt64](repeating: 0, count: alerts.records.count / 64 + 1)
+        var visited = AlertSlotSet(capacity: alerts.records.count)
         for (cellFuel, _) in byCell {
             guard let slots = alerts.near(cell: cellFuel.cell, fuel: cellFuel.fuel) else { continue }
             for alert in slots {
                 let slot = Int(alert)
-                let (word, bit) = (slot >> 6, UInt64(1) << UInt64(slot & 63))
-                guard visited[word] & bit == 0 else { continue }
-                visited[word] |= bit
+                guard visited.insert(slot) else { continue }
                 let record = alerts.records[slot]
                 guard record.alertKind == .cheapestChanged, slot < holds.count, record.serial != 0, holds[slot].serial == record.serial else { continue }
                 offer(byCell, to: slot, record: record, fuel: cellFuel.fuel)
