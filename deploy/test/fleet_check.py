@@ -690,19 +690,8 @@ def round_two(results, fleet, etcd, fake, nsw, reader, timings):
     restarted = time.monotonic()
     start_version = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0)
     moved = wait_for(180, lambda: json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0) > start_version, 0.2)
-    # Within a lease of the latest publication (the leader may publish again while followers copy).
-    published_at, seen = time.monotonic(), None
-    ok = False
-    while time.monotonic() - published_at <= LEASE:
-        current = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version")
-        if current != seen:
-            seen, published_at = current, time.monotonic() if seen is not None else published_at
-        if {fleet.version(i) for i in range(3)} == {current}:
-            ok = True
-            break
-        time.sleep(0.2)
-    took = time.monotonic() - published_at
-    versions, published = [fleet.version(i) for i in range(3)], seen
+    ok, took, published = one_dataset_within_a_lease(fleet, etcd)
+    versions = [fleet.version(i) for i in range(3)]
     skews = [fleet.coordination(i).get("clock_skew_seconds") for i in shifted]
     results.check(f"R4. members at -1 h and +1 h: one dataset fleet-wide within a lease of a new publication",
                   moved and ok, f"new publication: {moved}; versions {versions}, pointer v{published}")
@@ -715,6 +704,66 @@ def round_two(results, fleet, etcd, fake, nsw, reader, timings):
     for i in shifted:
         fleet.kill(i, signal.SIGTERM)
         fleet.live[i] = fleet.start(i)
+
+
+def one_dataset_within_a_lease(fleet, etcd):
+    """Whether every member serves the published version within a lease of its publication (the leader may publish
+    again while followers copy, which restarts the lease): (ok, seconds taken, the version)."""
+    published_at, seen = time.monotonic(), None
+    while time.monotonic() - published_at <= LEASE:
+        current = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version")
+        if current != seen:
+            seen, published_at = current, time.monotonic() if seen is not None else published_at
+        if {fleet.version(i) for i in range(3)} == {current}:
+            return True, time.monotonic() - published_at, seen
+        time.sleep(0.2)
+    return False, time.monotonic() - published_at, seen
+
+
+def round_two_five_minutes(results, fleet, etcd, timings):
+    """R4b: clocks 5 minutes apart, inside any tolerance a clock comparison would allow. The followers are restarted at
+    -5 min and +5 min, then the leader is killed so that one of them leads: whatever it stamps, every member takes
+    each dataset it publishes, and each follower measures the new leader's skew."""
+    leader = one_leader(fleet, LEASE + 10)
+    others = [i for i in range(3) if i != leader]
+    shifts = {leader: 0, others[0]: -300, others[1]: 300}
+    for i in others:
+        fleet.kill(i, signal.SIGTERM)
+        fleet.live[i] = fleet.start(i, shift=shifts[i])
+    wait_for(60, lambda: all(fleet.health(i) for i in others), 0.3)
+    settled(fleet, LEASE + 10)
+    before = [fleet.version(i) for i in range(3)]
+    fleet.kill(leader)
+    killed = time.monotonic()
+    new_leader = None
+    if wait_for(LEASE * 4, lambda: fleet.leaders() != [], 0.2):
+        new_leader = fleet.leaders()[0]
+    fleet.live[leader] = fleet.start(leader)
+    wait_for(60, lambda: fleet.health(leader) is not None, 0.3)
+    start_version = json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0)
+    moved = wait_for(180, lambda: json.loads(etcd.get(f"/{FLEET}/dataset")[0] or "{}").get("version", 0) > start_version, 0.2)
+    ok, took, published = one_dataset_within_a_lease(fleet, etcd)
+    after = [fleet.version(i) for i in range(3)]
+    results.check("R4b. members at -5 min and +5 min, one of them leading: one dataset fleet-wide within a lease of a new publication",
+                  new_leader in others and moved and ok,
+                  f"leader m{new_leader} at {shifts.get(new_leader, 0):+d} s; new publication: {moved}; versions {after}, pointer v{published}")
+    results.check("R4b. ... no member's version went backwards", all(a >= b for a, b in zip(after, before)),
+                  f"before {before}, after {after}")
+    followers = [i for i in range(3) if i != new_leader]
+    # A member measures the skew at a pointer that changes while it watches: the restarted one may have found the
+    # new leader's first publication at its start, so it measures at the next poll's.
+    wait_for(90, lambda: all(fleet.coordination(i).get("clock_skew_seconds") is not None for i in followers), 0.5)
+    skews = {i: fleet.coordination(i).get("clock_skew_seconds") for i in followers}
+    expected = {i: shifts.get(new_leader, 0) - shifts[i] for i in followers}
+    results.check("R4b. ... each follower measures the leader's skew (leader's shift minus its own) in /health",
+                  new_leader is not None and all(skews[i] is not None and abs(skews[i] - expected[i]) < 5 for i in followers),
+                  f"skews {skews}, expected {expected}")
+    timings["R4b"] = (f"m{new_leader} at {shifts.get(new_leader, 0):+d} s led {time.monotonic() - killed:.0f} s before the check; "
+                      f"v{published} on every member {took:.1f} s after its publication; skews {skews} (expected {expected})")
+    for i in others:
+        fleet.kill(i, signal.SIGTERM)
+        fleet.live[i] = fleet.start(i)
+    wait_for(60, lambda: all(fleet.health(i) for i in range(3)), 0.3)
 
 
 def round_two_rebuild(results, fleet, etcd, timings):
@@ -1046,6 +1095,7 @@ def main():
             elif second:
                 if not rebuild_only:
                     round_two(results, fleet, etcd, fake, nsw, reader, timings)
+                    round_two_five_minutes(results, fleet, etcd, timings)
                 round_two_rebuild(results, fleet, etcd, timings)
                 round_two_stale_rebuild(results, fleet, etcd, fake, timings)
             else:
