@@ -41,4 +41,6 @@ public enum SQLState {
     public static let queryCanceled = "57014"
     public static let serializationFailure = "40001"
     public static let raiseException = "P0001"
+    /// feature_not_supported, as "cached plan must not change result type" is raised.
+    static let cachedPlanInvalid = "0A000"
 }

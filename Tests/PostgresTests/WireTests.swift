@@ -11,14 +11,22 @@ struct WireTests {
         #expect(bytes == [0, 0, 0, UInt8(expected.count + 4)] + expected)
     }
 
-    @Test func parseNamesNoStatementAndNoParameterTypes() {
-        #expect(FrontendMessage.parse(query: "SELECT $1").bytes
+    @Test func parseNamesItsStatementAndNoParameterTypes() {
+        #expect(FrontendMessage.parse(statement: "", query: "SELECT $1").bytes
             == [UInt8(ascii: "P"), 0, 0, 0, 17, 0] + Array("SELECT $1".utf8) + [0, 0, 0])
+        #expect(FrontendMessage.parse(statement: "p1", query: "SELECT $1").bytes
+            == [UInt8(ascii: "P"), 0, 0, 0, 19] + Array("p1".utf8) + [0] + Array("SELECT $1".utf8) + [0, 0, 0])
     }
 
     @Test func bindSendsEveryValueAsTextWithNullAsMinusOne() {
-        let bytes = FrontendMessage.bind(parameters: ["it's", .null, "é"]).bytes
+        let bytes = FrontendMessage.bind(statement: "", parameters: ["it's", .null, "é"]).bytes
         let body: [UInt8] = [0, 0, 0, 0, 0, 3, 0, 0, 0, 4] + Array("it's".utf8) + [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 2, 0xc3, 0xa9, 0, 0]
+        #expect(bytes == [UInt8(ascii: "B"), 0, 0, 0, UInt8(body.count + 4)] + body)
+    }
+
+    @Test func bindNamesTheStatementAfterTheUnnamedPortal() {
+        let bytes = FrontendMessage.bind(statement: "p1", parameters: []).bytes
+        let body: [UInt8] = [0] + Array("p1".utf8) + [0, 0, 0, 0, 0, 0, 0]
         #expect(bytes == [UInt8(ascii: "B"), 0, 0, 0, UInt8(body.count + 4)] + body)
     }
 

@@ -15,6 +15,7 @@ public final class PostgresConnection: @unchecked Sendable {
     public private(set) var processID: Int32 = 0
     public private(set) var transactionStatus: PostgresTransactionStatus = .idle
     private var pendingNotifications: [PostgresNotification] = []
+    private var statements = PreparedStatements()
 
     public var isClosed: Bool { socket == nil }
 
@@ -32,6 +33,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// One statement through the extended protocol (Parse, Bind, Describe, Execute, Sync), its values bound as
     /// text parameters `$1`, `$2`...; a server error is thrown as `.server` after the session is ready again.
+    /// The statement is parsed once per session and bound by name after that (`PreparedStatements`).
     public func query(_ sql: String, _ parameters: [PostgresValue] = [], timeout: Double? = nil) async throws -> PostgresRows {
         let seconds = timeout ?? configuration.queryTimeout
         return try await offload { try self.blockingQuery(sql, parameters, timeout: seconds) }
@@ -148,23 +150,34 @@ public final class PostgresConnection: @unchecked Sendable {
         var columns: [PostgresColumn] = []
         var rows: [PostgresRow] = []
         var tag = ""
-        try exchange([.parse(query: sql), .bind(parameters: parameters), .describePortal, .execute, .sync], timeout: timeout, what: "a query's answer") { message in
-            switch message {
-            case .parseComplete, .bindComplete, .noData:
-                break
-            case .rowDescription(let described):
-                columns = described
-            case .dataRow(let values):
-                guard values.count == columns.count else { throw PostgresError.protocolViolation("a row with \(values.count) of \(columns.count) columns") }
-                rows.append(PostgresRow(columns: columns, values: values))
-            case .commandComplete(let completed):
-                tag = completed
-            case .emptyQueryResponse:
-                tag = ""
-            default:
-                return false
+        let statement = statements.statement(for: sql)
+        var messages: [FrontendMessage] = statement.parsed ? [] : [.parse(statement: statement.name, query: sql)]
+        messages += [.bind(statement: statement.name, parameters: parameters), .describePortal, .execute, .sync]
+        do {
+            try exchange(messages, timeout: timeout, what: "a query's answer") { message in
+                switch message {
+                case .parseComplete:
+                    statements.parsed(sql, as: statement.name)
+                case .bindComplete, .noData:
+                    break
+                case .rowDescription(let described):
+                    columns = described
+                case .dataRow(let values):
+                    guard values.count == columns.count else { throw PostgresError.protocolViolation("a row with \(values.count) of \(columns.count) columns") }
+                    rows.append(PostgresRow(columns: columns, values: values))
+                case .commandComplete(let completed):
+                    tag = completed
+                case .emptyQueryResponse:
+                    tag = ""
+                default:
+                    return false
+                }
+                return true
             }
-            return true
+        } catch PostgresError.server(let error) where error.code == SQLState.cachedPlanInvalid {
+            // A table the statement reads changed shape under it: parse it afresh next time.
+            statements.forget(sql)
+            throw PostgresError.server(error)
         }
         return PostgresRows(columns: columns, rows: rows, commandTag: tag)
     }

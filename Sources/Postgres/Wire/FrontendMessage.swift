@@ -3,10 +3,10 @@ enum FrontendMessage: Equatable {
     case startup(user: String, database: String, applicationName: String)
     case saslInitialResponse(mechanism: String, data: [UInt8])
     case saslResponse([UInt8])
-    /// Unnamed statement, parameter types left for the server to infer.
-    case parse(query: String)
-    /// Unnamed portal from the unnamed statement; every parameter and result in text format.
-    case bind(parameters: [PostgresValue])
+    /// A statement named `statement` ("" for the unnamed one), parameter types left for the server to infer.
+    case parse(statement: String, query: String)
+    /// The unnamed portal from `statement`; every parameter and result in text format.
+    case bind(statement: String, parameters: [PostgresValue])
     case describePortal
     case execute
     case sync
@@ -42,16 +42,16 @@ enum FrontendMessage: Equatable {
             out += ByteWriter.message("p", body.bytes)
         case .saslResponse(let data):
             out += ByteWriter.message("p", data)
-        case .parse(let query):
+        case .parse(let statement, let query):
             var body = ByteWriter()
-            body.cString("")
+            body.cString(statement)
             body.cString(query)
             body.int16(0)
             out += ByteWriter.message("P", body.bytes)
-        case .bind(let parameters):
+        case .bind(let statement, let parameters):
             var body = ByteWriter()
             body.cString("")
-            body.cString("")
+            body.cString(statement)
             body.int16(0) // all parameters in text format
             body.int16(Int16(parameters.count))
             for parameter in parameters {

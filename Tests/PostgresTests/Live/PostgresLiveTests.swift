@@ -79,6 +79,30 @@ struct PostgresLiveTests {
         }
     }
 
+    @Test func aStatementIsParsedOncePerSessionAndBoundByNameAfterThat() async throws {
+        let client = LiveDatabase.client(maxConnections: 1)
+        let table = LiveDatabase.uniqueName("prepared")
+        try await client.withConnection { connection in
+            let sql = "SELECT $1::int + 1 AS n /* \(table) */"
+            for n in [1, 41, -3] { #expect(try await connection.query(sql, [PostgresValue(n)]).first?["n"] == "\(n + 1)") }
+            let held = try await connection.query("SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1", [.text(sql)])
+            #expect(held.first?["n"] == "1")
+            // Parsed inside a transaction that rolls back, it stays this session's.
+            let inTransaction = "SELECT $1::text || '!' AS said /* \(table) */"
+            try await connection.execute("BEGIN")
+            #expect(try await connection.query(inTransaction, ["hi"]).first?["said"] == "hi!")
+            try await connection.execute("ROLLBACK")
+            #expect(try await connection.query(inTransaction, ["again"]).first?["said"] == "again!")
+            // A table changing shape under its statement: at most one failure, then the new shape.
+            try await connection.execute("CREATE TEMP TABLE \(table) (a int)")
+            let star = "SELECT * FROM \(table)"
+            #expect(try await connection.query(star).columns.count == 1)
+            try await connection.execute("ALTER TABLE \(table) ADD COLUMN b int")
+            do { _ = try await connection.query(star) } catch let error as PostgresError { #expect(error.sqlState == "0A000") }
+            #expect(try await connection.query(star).columns.count == 2)
+        }
+    }
+
     @Test func aServerErrorCarriesItsSQLSTATEAndConstraintAndTheConnectionStaysUsable() async throws {
         let client = LiveDatabase.client(maxConnections: 1)
         let table = LiveDatabase.uniqueName("errors")
