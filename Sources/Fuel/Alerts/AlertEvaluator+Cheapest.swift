@@ -6,25 +6,27 @@ extension AlertEvaluator {
     func evaluateCheapest(_ slot: Int, poll: AlertPoll, states: AlertStates, memo: inout AlertPollMemo, into outcome: inout AlertOutcome) {
         let record = index.records[slot]
         guard let answer = cheapest(slot, in: poll, memo: &memo) else { return }
-        let entry = poll.snapshot.entries[answer.slot]
         let price = answer.price
         let key = AlertStateKey.area(record.id)
         let change = record.change == PackedAlert.none ? AlertDefinition.minChange : PriceTenths(tenths: Int(record.change))
-        let rule = CheapestChangedRule.evaluate(cheapest: entry.id, price: price, reference: outcome.states[key] ?? states[key], change: change)
+        // Each area alert is evaluated once per poll, so no state of this poll's outcome precedes the stored one.
+        let stored = states[key]
+        let rule = CheapestChangedRule.evaluate(cheapest: poll.snapshot.entries[answer.slot].id, price: price, reference: stored, change: change)
         let fuel = record.fuelType
-        let decisionKey = "a\(record.id).cheapest.\(fuel.rawValue).v\(poll.snapshot.version)"
+        let message: String
         switch rule {
         case .quiet(let state):
-            if states[key] != state { outcome.states[key] = state }
+            if stored != state { outcome.states[key] = state }
+            return
         case .moved(let state):
             outcome.states[key] = state
-            decide(slot, station: answer.slot, price: price, message: AlertText.cheapestMoved(fuel, price: price, station: entry.station.name),
-                   key: decisionKey, poll: poll, memo: &memo, into: &outcome)
+            message = AlertText.cheapestMoved(fuel, price: price, station: poll.snapshot.entries[answer.slot].station.name)
         case .dropped(let by, let state):
             outcome.states[key] = state
-            decide(slot, station: answer.slot, price: price, message: AlertText.cheapestDropped(fuel, by: by, price: price),
-                   key: decisionKey, poll: poll, memo: &memo, into: &outcome)
+            message = AlertText.cheapestDropped(fuel, by: by, price: price)
         }
+        decide(slot, station: answer.slot, price: price, message: message,
+               key: "a\(record.id).cheapest.\(fuel.rawValue).v\(poll.snapshot.version)", poll: poll, memo: &memo, into: &outcome)
     }
 
     /// The slot and price of the area's cheapest admitted, counted price (cheapest, then nearest or lowest id).

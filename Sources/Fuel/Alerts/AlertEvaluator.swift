@@ -37,6 +37,7 @@ public struct AlertEvaluator: Sendable {
 
     public mutating func evaluate(_ poll: AlertPoll, states: AlertStates) -> AlertOutcome {
         var outcome = AlertOutcome()
+        outcome.states.reserveCapacity(poll.changes.count * 32)
         var memo = AlertPollMemo(poll)
         memo.held = held
         held = HeldCheapest() // the memo's copy is the only one: advanced and held in place
@@ -69,36 +70,33 @@ public struct AlertEvaluator: Sendable {
         return outcome
     }
 
-    /// Each `near` alert of a cell holding changes, once: the changes within its radius (in the cells it covers).
+    /// The `near` alerts against the changes of each cell holding some. An alert is filed under every cell its circle
+    /// touches and a change lies in one cell, so each (alert, change) pair is met once, with no walk over the cells an
+    /// alert covers.
     private func evaluateNear(
         _ byCell: [AlertIndex.CellFuel: [CountedChange]], areas: inout Set<Int32>, poll: AlertPoll, states: AlertStates, memo: inout AlertPollMemo,
         into outcome: inout AlertOutcome
     ) {
-        var visited = AlertSlotSet(capacity: index.records.count)
         let cells = byCell.keys.sorted { ($0.fuel.ordinal, $0.cell.row, $0.cell.column) < ($1.fuel.ordinal, $1.cell.row, $1.cell.column) }
         for cellFuel in cells {
-            guard let alerts = index.near(cell: cellFuel.cell, fuel: cellFuel.fuel) else { continue }
+            guard let alerts = index.near(cell: cellFuel.cell, fuel: cellFuel.fuel), let changes = byCell[cellFuel] else { continue }
             for alert in alerts {
                 let slot = Int(alert)
-                guard visited.insert(slot) else { continue }
                 let record = index.records[slot]
+                let isCheapest = record.alertKind == .cheapestChanged
+                if isCheapest, areas.contains(alert) { continue }
                 let center = Coordinate(latitude: record.latitude, longitude: record.longitude)
                 let cosLatitude = center.cosLatitude
                 let radius = record.radiusKm
                 // No point further in latitude than the radius (plus a metre for rounding) is within it.
                 let latitudeSpan = (radius + 0.001) / Self.kmPerDegree
-                let isCheapest = record.alertKind == .cheapestChanged
-                AlertGridCell.forEachCovering(center, radiusKm: radius) { cell in
-                    guard let changes = byCell[AlertIndex.CellFuel(cell: cell, fuel: cellFuel.fuel)] else { return true }
-                    for change in changes where abs(change.location.latitude - center.latitude) <= latitudeSpan
-                        && center.distanceKm(to: change.location, cosLatitude: cosLatitude, otherCosLatitude: change.cosLatitude) <= radius {
-                        if isCheapest {
-                            areas.insert(alert)
-                            return false
-                        }
-                        evaluatePrice(slot, change, poll: poll, states: states, memo: &memo, into: &outcome)
+                for change in changes where abs(change.location.latitude - center.latitude) <= latitudeSpan
+                    && center.distanceKm(to: change.location, cosLatitude: cosLatitude, otherCosLatitude: change.cosLatitude) <= radius {
+                    if isCheapest {
+                        areas.insert(alert)
+                        break
                     }
-                    return true
+                    evaluatePrice(slot, change, poll: poll, states: states, memo: &memo, into: &outcome)
                 }
             }
         }

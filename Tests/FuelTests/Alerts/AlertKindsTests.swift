@@ -34,6 +34,20 @@ struct AlertKindsTests {
         #expect(W.step([alert], from: small, to: enough, states: &states).decisions.first?.message == "Cheapest U91 near you dropped 2.0 c/L to 178.0 c/L")
     }
 
+    @Test func aNearAlertMeetsChangesInEveryGridCellItsCircleTouches() {
+        // 151.25 is a cell boundary (AlertGridCell.degrees 0.25): the centre's cell holds station 4, the next one 6.
+        let centre = Coordinate(latitude: -33.87, longitude: 151.245)
+        #expect(AlertGridCell(centre) != AlertGridCell(W.station(6).location))
+        let below = W.alert(1, .priceBelow, .near(centre, radiusKm: 2), threshold: 1_850)
+        let cheapest = W.alert(2, .cheapestChanged, .near(centre, radiusKm: 2), change: 20)
+        var states: AlertStates = [.area(2): AlertState(reference: PriceTenths(tenths: 1_880), referenceStation: 4)]
+        let first = W.snapshot(version: 1, at: t0, [.init(station: 4, tenths: 1_880), .init(station: 6, tenths: 1_900)])
+        let second = W.snapshot(version: 2, at: t0 + 60, [.init(station: 4, tenths: 1_880), .init(station: 6, tenths: 1_800)])
+        let decisions = W.step([below, cheapest], from: first, to: second, states: &states).decisions
+        #expect(decisions.map(\.alertID).sorted() == [1, 2])
+        #expect(decisions.map(\.station) == [6, 6])
+    }
+
     @Test func aMembersOnlyStationIsNeverTheCheapest() {
         let alert = W.alert(1, .cheapestChanged, .near(home, radiusKm: 5), change: 20)
         var states: AlertStates = [.area(1): AlertState(reference: PriceTenths(tenths: 1_800), referenceStation: 1)]
