@@ -19,12 +19,8 @@ enum AlertEvaluation {
         // `make-large-dataset` merges its synthetic stations as sample data, and sample prices never move an alert:
         // here they stand for live ones, or the poll would match nothing.
         let sample = dataset.snapshot
-        let before = Snapshot(version: sample.version, changedAt: sample.changedAt, entries: sample.entries, statuses: sample.statuses.map { status in
-            var live = status
-            live.source = .live
-            return live
-        })
-        let latest = before.entries.flatMap { $0.prices.map { $0.seenAt ?? $0.updatedAt } }.max() ?? Date()
+        let latest = sample.entries.flatMap { $0.prices.map { $0.seenAt ?? $0.updatedAt } }.max() ?? Date()
+        let before = Self.readAsLive(sample, at: latest)
         let t1 = latest.addingTimeInterval(300)
         let (after, changedKeys) = AlertWorkload.changed(before, count: changeCount, at: t1, seed: seed &+ 1)
         let beforeIndex = FuelIndex(snapshot: before)
@@ -75,5 +71,31 @@ enum AlertEvaluation {
         let figure = median(timings.warm)
         print("alert-evaluation: a poll of \(poll.changes.count) changed prices over \(alertCount) alerts (\(warm.states.count) warm states): median \(fixed(figure, 1)) ms (min \(fixed(timings.warm.min() ?? 0, 1)), max \(fixed(timings.warm.max() ?? 0, 1))), \(searches.warm) cheapest searches, \(outcome.decisions.count) decisions (\(kinds)), \(outcome.states.count) states written; target <= 50 ms: \(figure <= 50 ? "PASS" : "MISS")")
         withExtendedLifetime(alerts) {}
+    }
+
+    /// The sample snapshot as a live feed would hold it at `instant`: every provider live, and WA's tomorrow prices
+    /// (captured on another day than the other states' prices) re-dated to the trading day after `instant`, so a
+    /// poll at `instant` finds them published as a live FuelWatch feed's would be.
+    static func readAsLive(_ sample: Snapshot, at instant: Date) -> Snapshot {
+        let day = WATradingDay.nextTradingDay(after: instant)
+        let entries = sample.entries.map { entry in
+            guard entry.station.state == .WA else { return entry }
+            var redated = entry
+            redated.prices = entry.prices.map { price in
+                var moved = price
+                moved.tomorrow = price.tomorrow.map { TomorrowPrice(price: $0.price, day: day.description) }
+                return moved
+            }
+            return redated
+        }
+        return Snapshot(version: sample.version, changedAt: sample.changedAt, entries: entries, statuses: sample.statuses.map { status in
+            var live = status
+            live.source = .live
+            if status.provider == .wa {
+                live.tomorrow?.day = day
+                live.tomorrow?.heldSince = instant
+            }
+            return live
+        })
     }
 }
