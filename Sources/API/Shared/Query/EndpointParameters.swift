@@ -8,7 +8,7 @@ protocol ParameterName: RawRepresentable, CaseIterable, Sendable where RawValue 
 /// One endpoint's query, declared once as a type (as Vapor's `req.query.decode` and Hummingbird's
 /// `decodeQuery(as:)` do): its `Name` enum is every parameter it takes, and `init(_:)` reads them into typed values.
 /// Anything else in the query is a 400 that names it (`UnknownParameter`), before any value is read.
-protocol EndpointParameters {
+protocol EndpointParameters: SendableMetatype {
     associatedtype Name: ParameterName
     /// The operation's path as the spec spells it (`/v1/stations/{id}/history`), for error reasons.
     static var operation: String { get }
