@@ -49,8 +49,12 @@ public struct AlertEvaluator: Sendable {
         var areas: Set<Int32> = []
         var byCell: [AlertIndex.CellFuel: [CountedChange]] = [:]
         let snapshot = poll.snapshot
+        // One change per station and fuel (a snapshot lists one current price each), so each alert's state at a
+        // station is read once per poll, from the stored states alone.
+        var seen = Set<AlertIndex.StationFuel>(minimumCapacity: poll.changes.count)
         for change in poll.changes {
-            guard let slot = snapshot.slot(of: change.station), poll.counts(change.fuel, slot: slot),
+            guard seen.insert(AlertIndex.StationFuel(station: change.station, fuel: change.fuel)).inserted,
+                  let slot = snapshot.slot(of: change.station), poll.counts(change.fuel, slot: slot),
                   let price = poll.index.priceTenths(change.fuel, slot: slot) else { continue }
             let location = snapshot.entries[slot].station.location
             let counted = CountedChange(slot: slot, station: change.station, location: location, cosLatitude: location.cosLatitude,
@@ -116,7 +120,7 @@ public struct AlertEvaluator: Sendable {
             return // between the threshold and the re-arm margin nothing changes, armed or not
         }
         let key = AlertStateKey(alertID: record.id, station: change.station)
-        let state = outcome.states[key] ?? states[key] ?? AlertState()
+        let state = states[key] ?? AlertState()
         var next = state
         var message: String?
         switch kind {
