@@ -153,7 +153,7 @@ import Testing
         let degrees = try require(meta["cell_degrees"] as? Double)
         #expect(degrees > 0.001 && (degrees / 0.001).rounded() == degrees / 0.001)
         // One step finer would have opened more than 500 cells: the smallest size that fits was chosen.
-        let finer = Set(try AppTestSupport.sampleDataset.snapshot.entries.filter { $0.station.location.isValid }.map { entry in
+        let finer = Set(AppTestSupport.sampleDataset.snapshot.entries.filter { $0.station.location.isValid }.map { entry in
             let cell = degrees / 2
             return "\(Int((entry.station.location.latitude / cell).rounded(.down))),\(Int((entry.station.location.longitude / cell).rounded(.down)))"
         })
