@@ -22,7 +22,6 @@ fleet_check.py. The members run on the real clock (no libfaketime: no scenario n
 Processes are stopped by pid."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,7 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import fleet_check  # noqa: E402  (puts Scripts/ on sys.path)
-from fleet_check import Fleet, ensure_etcd, note, one_leader, start_etcd  # noqa: E402
+from fleet_check import Fleet, ensure_etcd, note, one_leader, run_as_script, start_etcd, tear_down  # noqa: E402
 from fleet_clock import RealClock  # noqa: E402
 from fleet_fakes import NSW  # noqa: E402
 from harness import ROOT, Processes, Results, raise_on_signals, wait_for  # noqa: E402
@@ -384,22 +383,9 @@ def main():
                       f"stray: {stray[:3]}")
         results.check("every push well formed (collapse id, tokens, data) and authorized", not relay.problems, "; ".join(relay.problems[:3]))
     finally:
-        for server in (fake, nsw, relay):
-            if server:
-                server.shutdown()
-        procs.stop_all()
-        if pg:
-            pg.stop()
-        if os.environ.get("FLEET_KEEP"):
-            note(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        tear_down((fake, nsw, relay), procs, work, then=[pg.stop] if pg else [])
     return results
 
 
 if __name__ == "__main__":
-    started = time.monotonic()
-    outcome = main()
-    print(f"alert fleet check took {time.monotonic() - started:.0f} s")
-    outcome.print_table()
-    sys.exit(0 if outcome.summary().endswith(" 0 failed") else 1)
+    run_as_script(main, "alert fleet check")

@@ -1108,20 +1108,33 @@ def main():
         for key in sorted(timings):
             note(f"scenario {key}: {timings[key]}")
     finally:
-        for server in (fake, nsw):
-            if server:
-                server.shutdown()
-        procs.stop_all()
-        if os.environ.get("FLEET_KEEP"):
-            note(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        tear_down((fake, nsw), procs, work)
     return results
 
 
-if __name__ == "__main__":
+def tear_down(servers, procs, work, then=()):
+    """Stops the fake servers and every process, then runs `then` (say, stopping a database that outlives them);
+    the work directory is kept with FLEET_KEEP set."""
+    for server in servers:
+        if server:
+            server.shutdown()
+    procs.stop_all()
+    for step in then:
+        step()
+    if os.environ.get("FLEET_KEEP"):
+        note(f"kept {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_as_script(main, what):
+    """Runs `main`, prints its table and how long it took, and exits 0 only when nothing failed."""
     started = time.monotonic()
     outcome = main()
-    print(f"fleet check took {time.monotonic() - started:.0f} s")
+    print(f"{what} took {time.monotonic() - started:.0f} s")
     outcome.print_table()
     sys.exit(0 if outcome.summary().endswith(" 0 failed") else 1)
+
+
+if __name__ == "__main__":
+    run_as_script(main, "fleet check")
