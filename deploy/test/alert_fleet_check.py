@@ -22,7 +22,6 @@ fleet_check.py. The members run on the real clock (no libfaketime: no scenario n
 Processes are stopped by pid."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,10 +33,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import fleet_check  # noqa: E402  (puts Scripts/ on sys.path)
-from fleet_check import Fleet, ensure_etcd, note, one_leader, run_as_script, start_etcd, tear_down  # noqa: E402
+from fleet_check import Fleet, ensure_etcd, note, one_leader, release_binary, run_as_script, start_etcd, tear_down  # noqa: E402
 from fleet_clock import RealClock  # noqa: E402
 from fleet_fakes import NSW  # noqa: E402
-from harness import ROOT, Processes, Results, raise_on_signals, wait_for  # noqa: E402
+from harness import Processes, Results, raise_on_signals, wait_for  # noqa: E402
 from alert_fleet_fakes import GorushRelay, Postgres, PricedFuelWatch  # noqa: E402
 
 RELAY_DOWN = float(os.environ.get("ALERT_FLEET_RELAY_DOWN", "300"))
@@ -311,13 +310,9 @@ def main():
         results.check(f"a throwaway PostgreSQL on 127.0.0.1:{pg.port}", problem is None, problem or "")
         if problem:
             return results
-        binary = os.environ.get("FLEET_BINARY")
+        binary = release_binary(results)
         if not binary:
-            build = subprocess.run(["swift", "build", "-c", "release", "--product", "Run"], cwd=ROOT, capture_output=True, text=True)
-            if build.returncode != 0:
-                results.failed("release build", build.stderr[-300:])
-                return results
-            binary = ROOT / ".build/release/Run"
+            return results
         etcd, up = start_etcd(procs, work)
         results.check(f"3 etcd {version} members answer", up, etcd.last_words())
         if not up:

@@ -1046,13 +1046,9 @@ def main():
             return results
         clock = MemberClock(library, shim)
         note(f"members' clock: {clock.offset:+d} s (libfaketime), Perth {clock.perth()} in them")
-        binary = os.environ.get("FLEET_BINARY")
+        binary = release_binary(results)
         if not binary:
-            build = subprocess.run(["swift", "build", "-c", "release", "--product", "Run"], cwd=ROOT, capture_output=True, text=True)
-            if build.returncode != 0:
-                results.failed("release build", build.stderr[-300:])
-                return results
-            binary = ROOT / ".build/release/Run"
+            return results
         etcd, up = start_etcd(procs, work)
         results.check("3 etcd members answer on the v3 JSON gateway (/v3/kv/range)", up, etcd.last_words())
         if not up:
@@ -1110,6 +1106,18 @@ def main():
     finally:
         tear_down((fake, nsw), procs, work)
     return results
+
+
+def release_binary(results):
+    """FLEET_BINARY, or the release build of `Run` (built now); None after recording a failed build."""
+    binary = os.environ.get("FLEET_BINARY")
+    if binary:
+        return binary
+    build = subprocess.run(["swift", "build", "-c", "release", "--product", "Run"], cwd=ROOT, capture_output=True, text=True)
+    if build.returncode != 0:
+        results.failed("release build", build.stderr[-300:])
+        return None
+    return ROOT / ".build/release/Run"
 
 
 def tear_down(servers, procs, work, then=()):
