@@ -11,21 +11,26 @@ struct PreparedStatements {
     }
 
     private var names: [String: String] = [:]
-    /// Names are never reused: a forgotten statement's name stays taken on the server until the session ends.
+    /// A forgotten statement's name stays taken on the server until the session ends, so names are not reused...
     private var issued = 0
+    /// ...except one whose Parse the server refused, which it never created.
+    private var unparsed: String?
 
     /// The name to bind `sql` by, and whether this session has parsed it already.
     mutating func statement(for sql: String) -> Statement {
         if let name = names[sql] { return Statement(name: name, parsed: true) }
+        if let name = unparsed { return Statement(name: name, parsed: false) }
         guard issued < Self.limit else { return Statement(name: "", parsed: false) }
         issued += 1
-        return Statement(name: "petty_\(issued)", parsed: false)
+        unparsed = "petty_\(issued)"
+        return Statement(name: unparsed!, parsed: false)
     }
 
     /// Records a ParseComplete for `sql` under `name` (the unnamed statement is not kept).
     mutating func parsed(_ sql: String, as name: String) {
         guard !name.isEmpty else { return }
         names[sql] = name
+        if unparsed == name { unparsed = nil }
     }
 
     mutating func forget(_ sql: String) {
