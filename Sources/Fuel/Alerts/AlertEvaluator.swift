@@ -66,8 +66,9 @@ public struct AlertEvaluator: Sendable {
             }
             byCell[AlertIndex.CellFuel(cell: AlertGridCell(location), fuel: change.fuel), default: []].append(counted)
         }
+        for cell in byCell.values.indices { byCell.values[cell].sort { $0.location.latitude < $1.location.latitude } }
         evaluateNear(byCell, areas: &areas, poll: poll, states: states, memo: &memo, into: &outcome)
-        for slot in areas.sorted(by: { index.records[Int($0)].id < index.records[Int($1)].id }) {
+        for (_, slot) in areas.map({ (index.records[Int($0)].id, $0) }).sorted(by: { $0.0 < $1.0 }) {
             evaluateCheapest(Int(slot), poll: poll, states: states, memo: &memo, into: &outcome)
         }
         evaluateTomorrow(poll, memo: &memo, into: &outcome)
@@ -94,8 +95,13 @@ public struct AlertEvaluator: Sendable {
                 let radius = record.radiusKm
                 // No point further in latitude than the radius (plus a metre for rounding) is within it.
                 let latitudeSpan = (radius + 0.001) / Self.kmPerDegree
-                for change in changes where abs(change.location.latitude - center.latitude) <= latitudeSpan
-                    && center.distanceKm(to: change.location, cosLatitude: cosLatitude, otherCosLatitude: change.cosLatitude) <= radius {
+                // The cell's changes are in latitude order: only those within the radius's band are measured.
+                var position = Self.firstChange(in: changes, atOrAbove: center.latitude - latitudeSpan)
+                let highest = center.latitude + latitudeSpan
+                while position < changes.count, changes[position].location.latitude <= highest {
+                    let change = changes[position]
+                    position += 1
+                    guard center.distanceKm(to: change.location, cosLatitude: cosLatitude, otherCosLatitude: change.cosLatitude) <= radius else { continue }
                     if isCheapest {
                         areas.insert(alert)
                         break
@@ -107,6 +113,16 @@ public struct AlertEvaluator: Sendable {
     }
 
     static let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
+
+    /// The position of the first change at or above `latitude` in changes sorted by latitude.
+    private static func firstChange(in changes: [CountedChange], atOrAbove latitude: Double) -> Int {
+        var low = 0, high = changes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if changes[middle].location.latitude < latitude { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 
     /// The per-station kinds: `price_below`, `price_drop`, `price_rise`.
     func evaluatePrice(

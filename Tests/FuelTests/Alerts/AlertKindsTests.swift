@@ -48,6 +48,19 @@ struct AlertKindsTests {
         #expect(decisions.map(\.station) == [6, 6])
     }
 
+    @Test func aNearAlertMeetsChangesNorthAndSouthOfItsCentreWithinItsRadius() {
+        // Station 4 is at -33.87, 151.24: 0.9 km south of the first centre, 0.9 km north of the second, and 2.2 km
+        // from the third, beyond its 2 km.
+        let north = W.alert(1, .priceBelow, .near(Coordinate(latitude: -33.862, longitude: 151.24), radiusKm: 2), threshold: 1_850)
+        let south = W.alert(2, .priceBelow, .near(Coordinate(latitude: -33.878, longitude: 151.24), radiusKm: 2), threshold: 1_850)
+        let far = W.alert(3, .priceBelow, .near(Coordinate(latitude: -33.89, longitude: 151.24), radiusKm: 2), threshold: 1_850)
+        var states: AlertStates = [:]
+        let first = W.snapshot(version: 1, at: t0, [.init(station: 4, tenths: 1_900)])
+        let second = W.snapshot(version: 2, at: t0 + 60, [.init(station: 4, tenths: 1_800)])
+        let decisions = W.step([north, south, far], from: first, to: second, states: &states).decisions
+        #expect(decisions.map(\.alertID).sorted() == [1, 2])
+    }
+
     @Test func aMembersOnlyStationIsNeverTheCheapest() {
         let alert = W.alert(1, .cheapestChanged, .near(home, radiusKm: 5), change: 20)
         var states: AlertStates = [.area(1): AlertState(reference: PriceTenths(tenths: 1_800), referenceStation: 1)]
