@@ -96,7 +96,8 @@ public struct AlertEvaluator: Sendable {
                 // No point further in latitude than the radius (plus a metre for rounding) is within it.
                 let latitudeSpan = (radius + 0.001) / Self.kmPerDegree
                 // The cell's changes are in latitude order: only those within the radius's band are measured.
-                var position = Self.firstChange(in: changes, atOrAbove: center.latitude - latitudeSpan)
+                let lowest = center.latitude - latitudeSpan
+                var position = changes.partitionPoint { $0.location.latitude >= lowest }
                 let highest = center.latitude + latitudeSpan
                 while position < changes.count, changes[position].location.latitude <= highest {
                     let change = changes[position]
@@ -113,16 +114,6 @@ public struct AlertEvaluator: Sendable {
     }
 
     static let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
-
-    /// The position of the first change at or above `latitude` in changes sorted by latitude.
-    private static func firstChange(in changes: [CountedChange], atOrAbove latitude: Double) -> Int {
-        var low = 0, high = changes.count
-        while low < high {
-            let middle = (low + high) / 2
-            if changes[middle].location.latitude < latitude { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
 
     /// The per-station kinds: `price_below`, `price_drop`, `price_rise`.
     func evaluatePrice(

@@ -14,12 +14,6 @@ extension FuelIndex {
     /// Current prices this store first saw strictly after `since`, oldest first (binary search, no scan).
     /// Prices a station no longer lists, and removed stations, are not reported.
     public func changes(since: Date) -> ArraySlice<PriceChange> {
-        var low = 0
-        var high = timeline.count
-        while low < high {
-            let middle = (low + high) / 2
-            if timeline[middle].changedAt <= since { low = middle + 1 } else { high = middle }
-        }
-        return timeline[low...]
+        timeline[timeline.partitionPoint { $0.changedAt > since }...]
     }
 }
