@@ -114,7 +114,8 @@ class Server:
 
     def __init__(self, log_level="warning", public_dir=None, nofile=None, threads=None, env="production",
                  environ=None, data_dir=None, ready_timeout=60, ready=(200,)):
-        """`environ`: extra environment variables (e.g. PETTY_PROVIDERS); `data_dir`: use this data directory
+        """`environ`: extra environment variables (PETTY_PROVIDERS is none unless given here: never the real
+        providers); `data_dir`: use this data directory
         instead of one inside the temp dir (it is not removed by cleanup); `ready`: /health statuses that count
         as started (an instance holding no data answers 503)."""
         self.tmp = tempfile.mkdtemp(prefix="petty-robust-")
@@ -138,7 +139,7 @@ class Server:
 
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     cwd=ROOT, preexec_fn=limits, env=dict(os.environ, **(environ or {})))
+                                     cwd=ROOT, preexec_fn=limits, env={**os.environ, "PETTY_PROVIDERS": "none", **(environ or {})})
         self.pid = self.proc.pid
         deadline = time.time() + ready_timeout
         while time.time() < deadline:

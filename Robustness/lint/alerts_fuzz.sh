@@ -57,7 +57,7 @@ psql -d postgres -c "CREATE ROLE petty LOGIN" -c "CREATE DATABASE petty OWNER pe
 
 port=$(free_port)
 url="http://127.0.0.1:$port"
-PETTY_DATABASE_URL="postgres://petty@127.0.0.1:$pg_port/petty" \
+PETTY_PROVIDERS=none PETTY_DATABASE_URL="postgres://petty@127.0.0.1:$pg_port/petty" \
     "$binary" serve --hostname 127.0.0.1 --port "$port" --data-dir "$work/data-petty" --env production --log-level warning \
     >"$work/server.log" 2>&1 &
 server_pid=$!

@@ -37,7 +37,7 @@ trap cleanup EXIT
 if [ -z "$url" ]; then
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     mkdir -p "$work/data"
-    "$binary" serve --hostname 127.0.0.1 --port "$port" --data-dir "$work/data" --env production --log-level warning &
+    PETTY_PROVIDERS=none "$binary" serve --hostname 127.0.0.1 --port "$port" --data-dir "$work/data" --env production --log-level warning &
     server_pid=$!
     url="http://127.0.0.1:$port"
     for _ in $(seq 1 300); do

@@ -64,7 +64,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 start_server() {
     PORT="$(free_port)"
     BASE="http://127.0.0.1:$PORT"
-    .build/debug/Run serve --port "$PORT" --data-dir "$DATA" --public-dir "$ROOT/Public" --log-level warning \
+    PETTY_PROVIDERS=none .build/debug/Run serve --port "$PORT" --data-dir "$DATA" --public-dir "$ROOT/Public" --log-level warning \
         >>"$WORK/server.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 150); do
