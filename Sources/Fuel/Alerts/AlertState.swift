@@ -28,5 +28,3 @@ public struct AlertState: Hashable, Sendable {
         self.referenceStation = referenceStation
     }
 }
-
-public typealias AlertStates = [AlertStateKey: AlertState]
