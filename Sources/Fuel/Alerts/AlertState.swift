@@ -28,3 +28,5 @@ public struct AlertState: Hashable, Sendable {
         self.referenceStation = referenceStation
     }
 }
+
+public typealias AlertStates = [AlertStateKey: AlertState]
