@@ -96,21 +96,21 @@ struct HeldCheapest: Sendable {
             byCell[AlertIndex.CellFuel(cell: AlertGridCell(location), fuel: FuelType.allCases[position / count]), default: []]
                 .append(Offer(slot: slot, price: new[position], location: location, cosLatitude: location.cosLatitude))
         }
-        var visited = AlertSlotSet(capacity: alerts.records.count)
-        for (cellFuel, _) in byCell {
+        for (cellFuel, offers) in byCell {
             guard let slots = alerts.near(cell: cellFuel.cell, fuel: cellFuel.fuel) else { continue }
             for alert in slots {
                 let slot = Int(alert)
-                guard visited.insert(slot) else { continue }
                 let record = alerts.records[slot]
                 guard record.alertKind == .cheapestChanged, slot < holds.count, record.serial != 0, holds[slot].serial == record.serial else { continue }
-                offer(byCell, to: slot, record: record, fuel: cellFuel.fuel)
+                offer(offers, to: slot, record: record)
             }
         }
     }
 
-    /// Every offer in the area of the alert in `slot` against its hold (by price, then distance, then slot).
-    private mutating func offer(_ byCell: [AlertIndex.CellFuel: [Offer]], to slot: Int, record: PackedAlert, fuel: FuelType) {
+    /// One cell's offers in the area of the alert in `slot` against its hold (by price, then distance, then slot).
+    /// The alert is filed under every cell its area touches, so it meets each of its cells' offers once; the hold
+    /// ends as the least of them and itself whatever order the cells come in.
+    private mutating func offer(_ offers: [Offer], to slot: Int, record: PackedAlert) {
         let center = Coordinate(latitude: record.latitude, longitude: record.longitude)
         let cosLatitude = center.cosLatitude
         let radius = record.radiusKm
@@ -118,18 +118,15 @@ struct HeldCheapest: Sendable {
         var hold = holds[slot]
         var heldDistance = hold.slot < 0 ? 0 : center.distanceKm(
             to: locations[Int(hold.slot)], cosLatitude: cosLatitude, otherCosLatitude: locations[Int(hold.slot)].cosLatitude)
-        AlertGridCell.forEachCovering(center, radiusKm: radius) { cell in
-            for offer in byCell[AlertIndex.CellFuel(cell: cell, fuel: fuel)] ?? [] {
-                let distance = center.distanceKm(to: offer.location, cosLatitude: cosLatitude, otherCosLatitude: offer.cosLatitude)
-                guard distance <= radius else { continue }
-                if offer.slot == Int(hold.slot) {
-                    hold.price = min(hold.price, offer.price)
-                } else if hold.slot < 0 || (offer.price, distance, offer.slot) < (hold.price, heldDistance, Int(hold.slot)) {
-                    hold = Hold(serial: hold.serial, slot: Int32(offer.slot), price: offer.price)
-                    heldDistance = distance
-                }
+        for offer in offers {
+            let distance = center.distanceKm(to: offer.location, cosLatitude: cosLatitude, otherCosLatitude: offer.cosLatitude)
+            guard distance <= radius else { continue }
+            if offer.slot == Int(hold.slot) {
+                hold.price = min(hold.price, offer.price)
+            } else if hold.slot < 0 || (offer.price, distance, offer.slot) < (hold.price, heldDistance, Int(hold.slot)) {
+                hold = Hold(serial: hold.serial, slot: Int32(offer.slot), price: offer.price)
+                heldDistance = distance
             }
-            return true
         }
         holds[slot] = hold
     }
