@@ -25,7 +25,7 @@ public struct AlertEvaluator: Sendable {
     }
 
     /// A changed price that counts, as the rules read it.
-    struct CountedChange {
+    struct CountedChange: PlacedChange {
         var slot: Int
         var station: StationID
         var location: Coordinate
@@ -84,36 +84,24 @@ public struct AlertEvaluator: Sendable {
     ) {
         let cells = byCell.keys.sorted { ($0.fuel.ordinal, $0.cell.row, $0.cell.column) < ($1.fuel.ordinal, $1.cell.row, $1.cell.column) }
         for cellFuel in cells {
-            guard let alerts = index.near(cell: cellFuel.cell, fuel: cellFuel.fuel), let changes = byCell[cellFuel] else { continue }
-            for alert in alerts {
+            guard let changes = byCell[cellFuel] else { continue }
+            for alert in index.nearCheapest(cell: cellFuel.cell, fuel: cellFuel.fuel) where !areas.contains(alert) {
+                let record = index.records[Int(alert)]
+                RadiusBand.forEach(in: changes, within: record.radiusKm, of: Coordinate(latitude: record.latitude, longitude: record.longitude)) { _, _ in
+                    areas.insert(alert)
+                    return false
+                }
+            }
+            for alert in index.nearPrice(cell: cellFuel.cell, fuel: cellFuel.fuel) {
                 let slot = Int(alert)
                 let record = index.records[slot]
-                let isCheapest = record.alertKind == .cheapestChanged
-                if isCheapest, areas.contains(alert) { continue }
-                let center = Coordinate(latitude: record.latitude, longitude: record.longitude)
-                let cosLatitude = center.cosLatitude
-                let radius = record.radiusKm
-                // No point further in latitude than the radius (plus a metre for rounding) is within it.
-                let latitudeSpan = (radius + 0.001) / Self.kmPerDegree
-                // The cell's changes are in latitude order: only those within the radius's band are measured.
-                let lowest = center.latitude - latitudeSpan
-                var position = changes.partitionPoint { $0.location.latitude >= lowest }
-                let highest = center.latitude + latitudeSpan
-                while position < changes.count, changes[position].location.latitude <= highest {
-                    let change = changes[position]
-                    position += 1
-                    guard center.distanceKm(to: change.location, cosLatitude: cosLatitude, otherCosLatitude: change.cosLatitude) <= radius else { continue }
-                    if isCheapest {
-                        areas.insert(alert)
-                        break
-                    }
+                RadiusBand.forEach(in: changes, within: record.radiusKm, of: Coordinate(latitude: record.latitude, longitude: record.longitude)) { change, _ in
                     evaluatePrice(slot, change, poll: poll, states: states, memo: &memo, into: &outcome)
+                    return true
                 }
             }
         }
     }
-
-    static let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
 
     /// The per-station kinds: `price_below`, `price_drop`, `price_rise`.
     func evaluatePrice(

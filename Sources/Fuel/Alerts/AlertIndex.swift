@@ -29,7 +29,10 @@ public struct AlertIndex: Sendable {
     private(set) var zones: [TimeZone] = []
     private var zoneNumbers: [String: UInt16] = [:]
     private(set) var byStation: [StationFuel: [Int32]] = [:]
-    private(set) var byCell: [CellFuel: [Int32]] = [:]
+    /// The `near` alerts by cell: the price kinds apart from `cheapest_changed`, so a walk wanting one kind never
+    /// reads the other's records to learn it.
+    private(set) var priceCells: [CellFuel: [Int32]] = [:]
+    private(set) var cheapestCells: [CellFuel: [Int32]] = [:]
     public private(set) var tomorrowAlerts: Set<Int64> = []
     private var lastSerial: UInt32 = 0
 
@@ -70,7 +73,8 @@ public struct AlertIndex: Sendable {
         for key in Self.keys(of: alert) {
             switch key {
             case .station(let key): byStation[key, default: []].append(slot)
-            case .cell(let key): byCell[key, default: []].append(slot)
+            case .cell(let key, cheapest: false): priceCells[key, default: []].append(slot)
+            case .cell(let key, cheapest: true): cheapestCells[key, default: []].append(slot)
             case .tomorrow: tomorrowAlerts.insert(alert.id)
             }
         }
@@ -82,7 +86,8 @@ public struct AlertIndex: Sendable {
         for key in Self.keys(of: alert) {
             switch key {
             case .station(let key): Self.drop(slot, from: &byStation, at: key)
-            case .cell(let key): Self.drop(slot, from: &byCell, at: key)
+            case .cell(let key, cheapest: false): Self.drop(slot, from: &priceCells, at: key)
+            case .cell(let key, cheapest: true): Self.drop(slot, from: &cheapestCells, at: key)
             case .tomorrow: tomorrowAlerts.remove(id)
             }
         }
@@ -96,7 +101,7 @@ public struct AlertIndex: Sendable {
     /// and the `near` alerts of its cell (the caller measures the distance).
     public func candidates(station: StationID, fuel: FuelType, at location: Coordinate) -> (watching: [Int64], near: [Int64]) {
         (watching(station: station, fuel: fuel).map { records[Int($0)].id },
-         (byCell[CellFuel(cell: AlertGridCell(location), fuel: fuel)] ?? []).map { records[Int($0)].id })
+         (nearPrice(cell: AlertGridCell(location), fuel: fuel) + nearCheapest(cell: AlertGridCell(location), fuel: fuel)).map { records[Int($0)].id })
     }
 
     // MARK: - What the evaluator reads, by slot
@@ -105,8 +110,14 @@ public struct AlertIndex: Sendable {
         byStation[StationFuel(station: station, fuel: fuel)] ?? []
     }
 
-    func near(cell: AlertGridCell, fuel: FuelType) -> [Int32]? {
-        byCell[CellFuel(cell: cell, fuel: fuel)]
+    /// The `price_below`, `price_drop` and `price_rise` alerts filed under `cell` for `fuel`.
+    func nearPrice(cell: AlertGridCell, fuel: FuelType) -> [Int32] {
+        priceCells[CellFuel(cell: cell, fuel: fuel)] ?? []
+    }
+
+    /// The `cheapest_changed` alerts filed under `cell` for `fuel`.
+    func nearCheapest(cell: AlertGridCell, fuel: FuelType) -> [Int32] {
+        cheapestCells[CellFuel(cell: cell, fuel: fuel)] ?? []
     }
 
     func slot(of id: Int64) -> Int32? { slotByID[id] }
@@ -165,7 +176,7 @@ public struct AlertIndex: Sendable {
 
     private enum Key {
         case station(StationFuel)
-        case cell(CellFuel)
+        case cell(CellFuel, cheapest: Bool)
         case tomorrow
     }
 
@@ -176,7 +187,9 @@ public struct AlertIndex: Sendable {
         case .stations(let ids):
             return Set(ids).map { .station(StationFuel(station: $0, fuel: definition.fuel)) }
         case .near(let point, let radius):
-            return AlertGridCell.covering(point, radiusKm: radius).map { .cell(CellFuel(cell: $0, fuel: definition.fuel)) }
+            return AlertGridCell.covering(point, radiusKm: radius).map {
+                .cell(CellFuel(cell: $0, fuel: definition.fuel), cheapest: definition.kind == .cheapestChanged)
+            }
         }
     }
 

@@ -80,7 +80,7 @@ struct HeldCheapest: Sendable {
         holds[slot] = Hold(serial: record.serial, slot: Int32(answer?.slot ?? -1), price: Int32(answer?.price.tenths ?? -1))
     }
 
-    private struct Offer {
+    private struct Offer: PlacedChange {
         var slot: Int
         var price: Int32
         var location: Coordinate
@@ -96,12 +96,12 @@ struct HeldCheapest: Sendable {
             byCell[AlertIndex.CellFuel(cell: AlertGridCell(location), fuel: FuelType.allCases[position / count]), default: []]
                 .append(Offer(slot: slot, price: new[position], location: location, cosLatitude: location.cosLatitude))
         }
+        for cell in byCell.values.indices { byCell.values[cell].sort { $0.location.latitude < $1.location.latitude } }
         for (cellFuel, offers) in byCell {
-            guard let slots = alerts.near(cell: cellFuel.cell, fuel: cellFuel.fuel) else { continue }
-            for alert in slots {
+            for alert in alerts.nearCheapest(cell: cellFuel.cell, fuel: cellFuel.fuel) {
                 let slot = Int(alert)
                 let record = alerts.records[slot]
-                guard record.alertKind == .cheapestChanged, slot < holds.count, record.serial != 0, holds[slot].serial == record.serial else { continue }
+                guard slot < holds.count, record.serial != 0, holds[slot].serial == record.serial else { continue }
                 offer(offers, to: slot, record: record)
             }
         }
@@ -118,15 +118,14 @@ struct HeldCheapest: Sendable {
         var hold = holds[slot]
         var heldDistance = hold.slot < 0 ? 0 : center.distanceKm(
             to: locations[Int(hold.slot)], cosLatitude: cosLatitude, otherCosLatitude: locations[Int(hold.slot)].cosLatitude)
-        for offer in offers {
-            let distance = center.distanceKm(to: offer.location, cosLatitude: cosLatitude, otherCosLatitude: offer.cosLatitude)
-            guard distance <= radius else { continue }
+        RadiusBand.forEach(in: offers, within: radius, of: center) { offer, distance in
             if offer.slot == Int(hold.slot) {
                 hold.price = min(hold.price, offer.price)
             } else if hold.slot < 0 || (offer.price, distance, offer.slot) < (hold.price, heldDistance, Int(hold.slot)) {
                 hold = Hold(serial: hold.serial, slot: Int32(offer.slot), price: offer.price)
                 heldDistance = distance
             }
+            return true
         }
         holds[slot] = hold
     }
