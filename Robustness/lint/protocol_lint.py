@@ -152,6 +152,11 @@ def lint_exchange(host, port, method, path, headers):
     return res, fields, status
 
 
+def field_map(fields):
+    """A response's header fields by lower-case name."""
+    return {n.decode().lower(): v.decode() for n, v in fields}
+
+
 def head_get_differences(head_status, head_map, get_status, get_map):
     """What a HEAD said differently from a GET of the same resource, fields in VOLATILE aside."""
     diffs = []
@@ -172,7 +177,7 @@ def head_get_differences(head_status, head_map, get_status, get_map):
 def probes(host, port, path, headers):
     """(label, extra request headers, check(status, fields, body) -> problem or None) for one target."""
     status, _, fields, full = raw_exchange(host, port, "GET", path, headers)
-    got = {n.decode().lower(): v.decode() for n, v in fields}
+    got = field_map(fields)
     etag, last_modified = got.get("etag"), got.get("last-modified")
     out = []
 
@@ -332,7 +337,7 @@ def main():
             get, get_fields, get_status = lint_exchange(host, port, "GET", path, headers)
             head, head_fields, head_status = lint_exchange(host, port, "HEAD", path, headers)
             exchanges = [("GET", get), ("HEAD", head)]
-            get_map = {n.decode().lower(): v.decode() for n, v in get_fields}
+            get_map = field_map(get_fields)
             conditionals = []
             if "etag" in get_map:
                 conditionals.append(("If-None-Match", get_map["etag"]))
@@ -358,11 +363,11 @@ def main():
             # by itself (/health's uptime_seconds going from 9 to 10) may differ from the GET before it: HEAD
             # must then say what the GET after it says.
             head_cases += 1
-            head_map = {n.decode().lower(): v.decode() for n, v in head_fields}
+            head_map = field_map(head_fields)
             diffs = head_get_differences(head_status, head_map, get_status, get_map)
             if diffs:
                 _, later_fields, later_status = lint_exchange(host, port, "GET", path, headers)
-                later_map = {n.decode().lower(): v.decode() for n, v in later_fields}
+                later_map = field_map(later_fields)
                 if not head_get_differences(head_status, head_map, later_status, later_map):
                     print(f"  {path} changed between GET and HEAD; HEAD matches the GET after it")
                     diffs = []
@@ -378,7 +383,7 @@ def main():
             for label, extra, ok in probes(host, port, path, headers):
                 status, _, fields, body = raw_exchange(host, port, "GET", path, headers + extra)
                 cases += 1
-                problem = ok(status, {n.decode().lower(): v.decode() for n, v in fields}, body)
+                problem = ok(status, field_map(fields), body)
                 if problem:
                     failures += 1
                     print(f"  FAIL {path} {label}: {problem}")

@@ -25,7 +25,7 @@ extension AlertEvaluator {
         let fuel = record.fuelType
         var slots: [Int] = []
         if record.isNear {
-            fuelIndex.spatial.forEach(near: Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm,
+            fuelIndex.spatial.forEach(near: record.center, radiusKm: record.radiusKm,
                                       where: { _ in true }) { slots.append($0.slot) }
             slots.sort()
         } else {

@@ -87,7 +87,7 @@ public struct AlertEvaluator: Sendable {
             guard let changes = byCell[cellFuel] else { continue }
             for alert in index.nearCheapest(cell: cellFuel.cell, fuel: cellFuel.fuel) where !areas.contains(alert) {
                 let record = index.records[Int(alert)]
-                RadiusBand.forEach(in: changes, within: record.radiusKm, of: Coordinate(latitude: record.latitude, longitude: record.longitude)) { _, _ in
+                RadiusBand.forEach(in: changes, within: record.radiusKm, of: record.center) { _, _ in
                     areas.insert(alert)
                     return false
                 }
@@ -95,7 +95,7 @@ public struct AlertEvaluator: Sendable {
             for alert in index.nearPrice(cell: cellFuel.cell, fuel: cellFuel.fuel) {
                 let slot = Int(alert)
                 let record = index.records[slot]
-                RadiusBand.forEach(in: changes, within: record.radiusKm, of: Coordinate(latitude: record.latitude, longitude: record.longitude)) { change, _ in
+                RadiusBand.forEach(in: changes, within: record.radiusKm, of: record.center) { change, _ in
                     evaluatePrice(slot, change, poll: poll, states: states, memo: &memo, into: &outcome)
                     return true
                 }

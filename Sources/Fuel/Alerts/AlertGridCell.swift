@@ -21,26 +21,12 @@ public struct AlertGridCell: Hashable, Sendable {
 
     /// Every cell that a circle of `radiusKm` around `center` touches (its bounding box's cells).
     public static func covering(_ center: Coordinate, radiusKm: Double) -> [AlertGridCell] {
-        var cells: [AlertGridCell] = []
-        forEachCovering(center, radiusKm: radiusKm) { cell in
-            cells.append(cell)
-            return true
-        }
-        return cells
-    }
-
-    /// `covering`'s cells one by one, without building the list; `body` returns false to stop.
-    static func forEachCovering(_ center: Coordinate, radiusKm: Double, _ body: (AlertGridCell) -> Bool) {
-        let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
+        let kmPerDegree = Coordinate.kmPerDegree
         let latitudeSpan = radiusKm / kmPerDegree
         let cosine = max(center.cosLatitude, 0.01)
         let longitudeSpan = min(180, radiusKm / (kmPerDegree * cosine))
         let low = AlertGridCell(Coordinate(latitude: max(-90, center.latitude - latitudeSpan), longitude: center.longitude - longitudeSpan))
         let high = AlertGridCell(Coordinate(latitude: min(90, center.latitude + latitudeSpan), longitude: center.longitude + longitudeSpan))
-        for row in low.row...high.row {
-            for column in low.column...high.column {
-                guard body(AlertGridCell(row: row, column: column)) else { return }
-            }
-        }
+        return (low.row...high.row).flatMap { row in (low.column...high.column).map { AlertGridCell(row: row, column: $0) } }
     }
 }

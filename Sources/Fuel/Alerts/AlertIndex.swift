@@ -136,7 +136,7 @@ public struct AlertIndex: Sendable {
         if !record.isNear {
             target = .stations(stations(of: slot))
         } else {
-            target = .near(Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm)
+            target = .near(record.center, radiusKm: record.radiusKm)
         }
         return WatchedAlert(id: record.id, deviceID: record.deviceID, definition: record.definition(target: target), zone: zones[Int(record.zone)])
     }

@@ -46,7 +46,7 @@ struct AlertPollMemo {
     /// from then on).
     mutating func cheapest(alert slot: Int, _ record: PackedAlert, in index: FuelIndex) -> Answer? {
         if let known = held?.answer(slot, record: record) { return known }
-        let answer = cheapest(near: Coordinate(latitude: record.latitude, longitude: record.longitude), radiusKm: record.radiusKm,
+        let answer = cheapest(near: record.center, radiusKm: record.radiusKm,
                               fuel: record.fuelType, in: index)
         held?.hold(answer, slot, record: record)
         return answer

@@ -111,7 +111,7 @@ struct HeldCheapest: Sendable {
     /// The alert is filed under every cell its area touches, so it meets each of its cells' offers once; the hold
     /// ends as the least of them and itself whatever order the cells come in.
     private mutating func offer(_ offers: [Offer], to slot: Int, record: PackedAlert) {
-        let center = Coordinate(latitude: record.latitude, longitude: record.longitude)
+        let center = record.center
         let cosLatitude = center.cosLatitude
         let radius = record.radiusKm
         guard center.isValid, radius.isFinite, radius > 0 else { return } // never searched into (no answer to change)

@@ -77,6 +77,8 @@ struct PackedAlert: Sendable {
     }
 
     var alertKind: AlertDefinition.Kind { Self.kinds[Int(kind)] }
+    /// A `near` alert's centre.
+    var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
     var fuelType: FuelType { Self.fuels[Int(fuel)] }
 
     func definition(target: AlertDefinition.Target) -> AlertDefinition {

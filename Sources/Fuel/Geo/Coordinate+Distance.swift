@@ -3,6 +3,8 @@ import Foundation
 extension Coordinate {
     /// Mean Earth radius (IUGG), in km.
     public static let earthRadiusKm = 6_371.0088
+    /// Kilometres in a degree of latitude (and of longitude at the equator).
+    public static let kmPerDegree = earthRadiusKm * Double.pi / 180
 
     /// Great-circle (haversine) distance to `other`, in km.
     public func distanceKm(to other: Coordinate) -> Double {

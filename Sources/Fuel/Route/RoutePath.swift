@@ -100,5 +100,5 @@ public struct RoutePath: Hashable, Sendable {
             maxLat: maxLat, maxLng: min(180, max(a.longitude, b.longitude) + dLng))
     }
 
-    static let kmPerDegree = Coordinate.earthRadiusKm * Double.pi / 180
+    static let kmPerDegree = Coordinate.kmPerDegree
 }
