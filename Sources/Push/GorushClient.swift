@@ -11,10 +11,20 @@ public struct GorushClient: Sendable {
     public typealias Sleep = @Sendable (Double) async throws -> Void
 
     public struct Outcome: Sendable, Equatable {
-        /// Tokens the relay reported dead (`Unregistered`, `BadDeviceToken`, `NotRegistered`).
-        public var deadTokens: Set<String> = []
-        /// Other failed tokens, with gorush's error.
-        public var failedTokens: [String: String] = [:]
+        public enum Delivery: Sendable, Equatable {
+            case accepted
+            /// The relay reported the token dead (`Unregistered`, `BadDeviceToken`, `NotRegistered`).
+            case dead(String)
+            /// The relay took the request but not this push (gorush's error): worth another try later.
+            case failed(String)
+            /// Never taken: its request, or one before it, did not reach the relay (`relayFailure` says why).
+            case notSent
+        }
+
+        /// One per message, in the order given.
+        public var deliveries: [Delivery] = []
+        /// The request the relay did not take after its retries (or refused outright); the ones after it were not tried.
+        public var relayFailure: PushError?
         /// Requests made, retries included.
         public var requests = 0
 
@@ -36,29 +46,61 @@ public struct GorushClient: Sendable {
         self.log = log
     }
 
-    /// Sends every message; throws `PushError.relay` when a batch could not be delivered to the relay after its
-    /// retries (the batches before it were sent: `sent` says how many messages).
+    /// Sends every message and says what became of each. A request the relay does not take after its retries
+    /// ends the call: the messages of the requests before it stand as the relay answered them, the rest `notSent`.
+    /// Throws only when cancelled.
     public func send(_ messages: [PushMessage]) async throws -> Outcome {
         var outcome = Outcome()
-        var start = 0
-        while start < messages.count {
-            let batch = messages[start..<min(start + settings.batchSize, messages.count)]
-            let answer = try await post(batch, outcome: &outcome)
-            for failure in GorushWire.failures(in: answer) {
-                if GorushWire.isDead(failure.error) {
-                    outcome.deadTokens.insert(failure.token)
-                    log("push: token \(TokenRedaction.tail(failure.token)) is dead (\(failure.error))")
+        outcome.deliveries = Array(repeating: .notSent, count: messages.count)
+        for batch in Self.batches(messages, size: settings.batchSize) {
+            let answer: Data
+            do {
+                answer = try await post(batch.map { messages[$0] }, outcome: &outcome)
+            } catch let error as PushError {
+                outcome.relayFailure = error
+                break
+            }
+            var failures: [String: String] = [:]
+            for failure in GorushWire.failures(in: answer) where failures[failure.token] == nil { failures[failure.token] = failure.error }
+            for position in batch {
+                let token = messages[position].token
+                guard let error = failures[token] else {
+                    outcome.deliveries[position] = .accepted
+                    continue
+                }
+                if GorushWire.isDead(error) {
+                    outcome.deliveries[position] = .dead(error)
+                    log("push: token \(TokenRedaction.tail(token)) is dead (\(error))")
                 } else {
-                    outcome.failedTokens[failure.token] = failure.error
-                    log("push: token \(TokenRedaction.tail(failure.token)) failed (\(failure.error))")
+                    outcome.deliveries[position] = .failed(error)
+                    log("push: token \(TokenRedaction.tail(token)) failed (\(error))")
                 }
             }
-            start += batch.count
         }
         return outcome
     }
 
-    private func post(_ batch: ArraySlice<PushMessage>, outcome: inout Outcome) async throws -> Data {
+    /// The messages' positions in requests of at most `size`, in order, with no token twice in one request: gorush
+    /// reports a failed push by its token alone, so in a request of distinct tokens each failure names one message.
+    static func batches(_ messages: [PushMessage], size: Int) -> [[Int]] {
+        var batches: [[Int]] = []
+        var tokens: [Set<String>] = []
+        var firstOpen = 0
+        for (position, message) in messages.enumerated() {
+            var target = firstOpen
+            while target < batches.count, batches[target].count >= size || tokens[target].contains(message.token) { target += 1 }
+            if target == batches.count {
+                batches.append([])
+                tokens.append([])
+            }
+            batches[target].append(position)
+            tokens[target].insert(message.token)
+            while firstOpen < batches.count, batches[firstOpen].count >= size { firstOpen += 1 }
+        }
+        return batches
+    }
+
+    private func post(_ batch: [PushMessage], outcome: inout Outcome) async throws -> Data {
         var request = URLRequest(url: settings.endpoint, timeoutInterval: settings.timeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

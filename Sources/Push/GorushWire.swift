@@ -2,7 +2,7 @@ import Foundation
 
 /// gorush's `POST /api/push` body and answer.
 enum GorushWire {
-    static func body(_ messages: ArraySlice<PushMessage>, topic: String?) throws -> Data {
+    static func body(_ messages: [PushMessage], topic: String?) throws -> Data {
         let notifications: [[String: Any]] = messages.map { message in
             var item: [String: Any] = [
                 "tokens": [message.token], "platform": message.platform.rawValue, "title": message.title, "message": message.message,

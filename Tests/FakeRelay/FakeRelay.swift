@@ -13,6 +13,17 @@ public final class FakeRelay: Sendable {
         case latency(seconds: Double)
         /// Misbehave for the next `count` requests, then behave normally.
         indirect case times(Int, Behaviour)
+        /// Behave normally for the next `count` requests, then as told.
+        indirect case after(Int, Behaviour)
+
+        /// How to answer this request, and how to behave from the next one on.
+        func next() -> (now: Behaviour, then: Behaviour) {
+            switch self {
+            case .times(let count, let inner): (inner, count > 1 ? .times(count - 1, inner) : .normal)
+            case .after(let count, let inner): count > 0 ? (.normal, .after(count - 1, inner)) : inner.next()
+            default: (self, self)
+            }
+        }
     }
 
     /// One notification as the relay received it.
@@ -31,6 +42,8 @@ public final class FakeRelay: Sendable {
     private struct State {
         var behaviour: Behaviour = .normal
         var dead: Set<String> = []
+        /// Tokens whose next push fails with this (non-dead) error.
+        var failNext: [String: String] = [:]
         var received: [Received] = []
         var requests = 0
         var tokensPerRequest: [Int] = []
@@ -59,6 +72,8 @@ public final class FakeRelay: Sendable {
     public func set(_ behaviour: Behaviour) { state.withLock { $0.behaviour = behaviour } }
     /// The relay reports these tokens `Unregistered` (iOS) / `NotRegistered` (Android).
     public func markDead(_ token: String) { _ = state.withLock { $0.dead.insert(token) } }
+    /// The next push to `token` fails with `error` (gorush's failed-push entry), the ones after it go through.
+    public func failNext(_ token: String, error: String) { state.withLock { $0.failNext[token] = error } }
     public var received: [Received] { state.withLock { $0.received } }
     public var requests: Int { state.withLock { $0.requests } }
     public var tokensPerRequest: [Int] { state.withLock { $0.tokensPerRequest } }
@@ -66,18 +81,16 @@ public final class FakeRelay: Sendable {
     private func handle(_ request: Request) -> Response {
         let behaviour = state.withLock { state -> Behaviour in
             state.requests += 1
-            if case .times(let count, let inner) = state.behaviour {
-                state.behaviour = count > 1 ? .times(count - 1, inner) : .normal
-                return inner
-            }
-            return state.behaviour
+            let (now, then) = state.behaviour.next()
+            state.behaviour = then
+            return now
         }
         switch behaviour {
         case .status(let code):
             return Response(status: HTTPStatus(code: code), contentType: "application/json", body: Array(#"{"success":"fail"}"#.utf8))
         case .latency(let seconds):
             usleep(UInt32(seconds * 1_000_000))
-        case .normal, .times:
+        case .normal, .times, .after:
             break
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
@@ -98,6 +111,10 @@ public final class FakeRelay: Sendable {
                     if state.dead.contains(token) {
                         logs.append(["type": "failed-push", "platform": platform == 1 ? "ios" : "android", "token": token,
                                      "message": "token is dead", "error": platform == 1 ? "Unregistered" : "NotRegistered"])
+                        continue
+                    }
+                    if let error = state.failNext.removeValue(forKey: token) {
+                        logs.append(["type": "failed-push", "platform": platform == 1 ? "ios" : "android", "token": token, "message": error, "error": error])
                         continue
                     }
                     state.received.append(Received(

@@ -28,7 +28,7 @@ struct GorushClientTests {
         let relay = try FakeRelay().start()
         defer { relay.stop() }
         let outcome = try await client(relay).send([message(1), message(2, platform: .android)])
-        #expect(outcome.deadTokens.isEmpty && outcome.requests == 1)
+        #expect(outcome.deliveries == [.accepted, .accepted] && outcome.requests == 1)
         let received = relay.received
         #expect(received.map(\.platform) == [1, 2])
         #expect(received[0].collapseID == "petty-a1.s1.U91.v9" && received[0].topic == "au.petty.app")
@@ -51,8 +51,37 @@ struct GorushClientTests {
         relay.markDead(message(2).token)
         relay.markDead(message(3, platform: .android).token)
         let outcome = try await client(relay).send([message(1), message(2), message(3, platform: .android)])
-        #expect(outcome.deadTokens == [message(2).token, message(3).token])
+        #expect(outcome.deliveries == [.accepted, .dead("Unregistered"), .dead("NotRegistered")])
         #expect(relay.received.map(\.token) == [message(1).token])
+    }
+
+    /// A request the relay never takes ends the call, but the requests before it were taken: their pushes stand as
+    /// delivered (marking them for another try would push them twice), the rest are `notSent`.
+    @Test func aRelayFailingMidwayKeepsWhatItTookBeforeIt() async throws {
+        let relay = try FakeRelay().start()
+        defer { relay.stop() }
+        relay.set(.after(1, .status(503)))
+        let outcome = try await client(relay, attempts: 2).send((1...150).map { message($0) })
+        #expect(outcome.deliveries == Array(repeating: .accepted, count: 100) + Array(repeating: .notSent, count: 50))
+        #expect(outcome.relayFailure == .relay("HTTP 503 after 2 attempts") && outcome.requests == 3)
+        #expect(relay.received.count == 100)
+    }
+
+    /// gorush names a failed push by its token alone: two pushes to one phone go in different requests, so a
+    /// failure names exactly one of them.
+    @Test func aTokenAppearsOnceARequestSoEachFailureNamesOnePush() async throws {
+        let relay = try FakeRelay().start()
+        defer { relay.stop() }
+        let phone = message(1)
+        var again = message(1)
+        again.collapseID = "petty-a2.s1.U91.v9"
+        relay.failNext(phone.token, error: "PayloadTooLarge")
+        let outcome = try await client(relay).send([phone, again, message(2)])
+        #expect(relay.tokensPerRequest == [2, 1])
+        #expect(outcome.deliveries == [.failed("PayloadTooLarge"), .accepted, .accepted])
+        #expect(relay.received.map(\.collapseID) == ["petty-a1.s2.U91.v9", "petty-a2.s1.U91.v9"])
+        #expect(GorushClient.batches((1...5).map { _ in phone }, size: 100) == [[0], [1], [2], [3], [4]])
+        #expect(GorushClient.batches((1...5).map { message($0) }, size: 2) == [[0, 1], [2, 3], [4]])
     }
 
     @Test func aFailingRelayIsRetriedWithCappedBackoff() async throws {
@@ -71,7 +100,8 @@ struct GorushClientTests {
         let relay = try FakeRelay().start()
         defer { relay.stop() }
         relay.set(.status(503))
-        await #expect(throws: PushError.self) { try await client(relay, attempts: 3).send([message(1)]) }
+        let outcome = try await client(relay, attempts: 3).send([message(1)])
+        #expect(outcome.deliveries == [.notSent] && outcome.relayFailure == .relay("HTTP 503 after 3 attempts"))
         #expect(relay.requests == 3)
     }
 
@@ -79,7 +109,8 @@ struct GorushClientTests {
         let relay = try FakeRelay().start()
         defer { relay.stop() }
         relay.set(.status(400))
-        await #expect(throws: PushError.self) { try await client(relay).send([message(1)]) }
+        let outcome = try await client(relay).send([message(1)])
+        #expect(outcome.deliveries == [.notSent] && outcome.relayFailure != nil)
         #expect(relay.requests == 1)
     }
 

@@ -62,13 +62,14 @@ extension OutboxRepository {
         return OutboxBacklog(count: try row.int("n"), oldestDueSeconds: try row.optionalDouble("oldest"))
     }
 
-    /// When each device's pushes of the last `window` went (one instant per push: a folded push marks its rows at once).
+    /// When each device's immediate pushes of the last `window` went (one instant per push: a folded push marks its
+    /// rows at once); daily summaries are not counted against the hourly limit.
     public func recentSends(within window: TimeInterval) async throws -> [Int64: [Date]] {
         var sends: [Int64: [Date]] = [:]
         for row in try await client.query(
             """
             SELECT DISTINCT device_id, extract(epoch FROM sent_at)::double precision AS at FROM notifications
-            WHERE sent_at > now() - make_interval(secs => $1::double precision)
+            WHERE sent_at > now() - make_interval(secs => $1::double precision) AND payload->>'summary_group' IS NULL
             """, [PostgresValue(window)]).rows {
             sends[Int64(try row.int("device_id")), default: []].append(Date(timeIntervalSince1970: try row.double("at")))
         }

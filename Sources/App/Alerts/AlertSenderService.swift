@@ -45,9 +45,9 @@ final class AlertSenderService: Service {
             var token: String
         }
 
+        /// In the order sent: `outcome.deliveries` says what became of each.
         var sent: [Sent] = []
         var outcome = GorushClient.Outcome()
-        var failure: PushError?
     }
 
     /// What one pass did, as `run()` needs it to choose between the next pass and idling.
@@ -88,6 +88,9 @@ final class AlertSenderService: Service {
                 } catch {
                     logger.warning("alerts: delivery waits for the database: \(error)")
                 }
+            } else {
+                // Another member may send meanwhile: the hourly counts are read from the database again on return.
+                recent.withLock { $0 = nil }
             }
             do { try await sleep(interval) } catch { return }
         }
@@ -114,7 +117,7 @@ final class AlertSenderService: Service {
                 health.oldestUnsentSeconds = backlog.oldestDueSeconds
             }
         }
-        return Pass(due: due.count, delivered: delivered, relayFailed: attempt.failure != nil)
+        return Pass(due: due.count, delivered: delivered, relayFailed: attempt.outcome.relayFailure != nil)
     }
 
     /// Plans and sends the pushes for `due`; nothing is marked yet.
@@ -159,48 +162,46 @@ final class AlertSenderService: Service {
         }
         self.recent.withLock { $0 = recentSends }
         guard !messages.isEmpty else { return attempt }
-        do {
-            attempt.outcome = try await push.send(messages)
-        } catch let error as PushError {
-            attempt.failure = error
-        }
+        attempt.outcome = try await push.send(messages)
         return attempt
     }
 
-    /// Marks what the relay took, stops dead tokens and schedules failures again; returns the rows delivered.
+    /// Marks what the relay took, stops dead tokens and schedules the rest again; returns the rows delivered. A push
+    /// is judged by its own delivery: a request the relay did not take leaves its pushes (and the later requests')
+    /// to be tried again, never the ones it had already taken.
     func record(_ attempt: Attempt) async throws -> Int {
         let now = clock()
-        if let failure = attempt.failure {
-            let ids = attempt.sent.flatMap(\.push.ids)
-            try await outbox.recordFailure(ids: ids, error: failure.description, retryAt: now.addingTimeInterval(retryDelay))
-            logger.warning("alerts: \(ids.count) notifications not delivered: \(failure)")
-            health { health in
-                health.relay = failure.description
-                health.failed += ids.count
-            }
-            return 0
-        }
+        let retryAt = now.addingTimeInterval(retryDelay)
         var delivered: [[Int64]] = []
+        var notSent: [Int64] = []
         var failed = 0
         var killed: Set<Int64> = []
         var shown: [Int64] = []
-        for sent in attempt.sent {
-            if attempt.outcome.deadTokens.contains(sent.token) {
+        for (sent, delivery) in zip(attempt.sent, attempt.outcome.deliveries) {
+            switch delivery {
+            case .accepted:
+                delivered.append(sent.push.ids)
+                if sent.push.isImmediate { shown.append(sent.deviceID) }
+            case .dead:
                 if killed.insert(sent.deviceID).inserted {
                     try await devices.markTokenDead(id: sent.deviceID, token: sent.token)
                     logger.notice("alerts: device \(sent.deviceID)'s token \(TokenRedaction.tail(sent.token)) is dead: its pushes stop until the app sends a new one")
                 }
                 failed += sent.push.ids.count
-            } else if let error = attempt.outcome.failedTokens[sent.token] {
-                try await outbox.recordFailure(ids: sent.push.ids, error: error, retryAt: now.addingTimeInterval(retryDelay))
+            case .failed(let error):
+                try await outbox.recordFailure(ids: sent.push.ids, error: error, retryAt: retryAt)
                 failed += sent.push.ids.count
-            } else {
-                delivered.append(sent.push.ids)
-                if sent.push.isImmediate { shown.append(sent.deviceID) }
+            case .notSent:
+                notSent += sent.push.ids
             }
         }
         // One statement for the pass; each push's rows share one sent_at, which is how a folded push counts once.
         try await outbox.markSent(pushes: delivered)
+        let relayFailure = attempt.outcome.relayFailure
+        if let relayFailure, !notSent.isEmpty {
+            try await outbox.recordFailure(ids: notSent, error: relayFailure.description, retryAt: retryAt)
+            logger.warning("alerts: \(notSent.count) notifications not delivered: \(relayFailure)")
+        }
         // Only a push the relay took counts towards the device's hourly limit: a refused try is not a notification.
         if !shown.isEmpty {
             recent.withLock { held in
@@ -211,9 +212,9 @@ final class AlertSenderService: Service {
         let count = delivered.reduce(0) { $0 + $1.count }
         let contacted = !attempt.sent.isEmpty
         health { health in
-            if contacted { health.relay = "ok" }
+            if let relayFailure { health.relay = relayFailure.description } else if contacted { health.relay = "ok" }
             health.sent += count
-            health.failed += failed
+            health.failed += failed + notSent.count
         }
         return count
     }

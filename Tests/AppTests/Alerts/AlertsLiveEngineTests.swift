@@ -77,6 +77,24 @@ struct AlertsLiveEngineTests {
         }
     }
 
+    /// The relay took the first request of a pass and then went down: the pushes it took are marked sent and only
+    /// the rest wait for their retry, so no phone is pushed twice.
+    @Test func aRelayDownAfterTakingARequestResendsOnlyWhatItDidNotTake() async throws {
+        try await AlertsLiveWorld.with { world in
+            for n in 0..<3 { _ = try await world.subscribe(token: "apns-token-\(n)-0123456789abcdef") }
+            await world.crossTheThreshold()
+            world.relay.set(.after(1, .status(503)))
+            #expect(try await world.sender(pushBatch: 2, retryDelay: 0).deliverOnce() == 2)
+            let sent = try await world.client.query("SELECT count(*) AS n FROM notifications WHERE sent_at IS NOT NULL").first?.int("n")
+            #expect(sent == 2, "the two the relay took")
+            #expect(world.healthValue.withLock { $0.relay } != "ok", "the relay refused the pass's second request")
+            world.relay.set(.normal)
+            #expect(try await world.sender(retryDelay: 0).deliverOnce() == 1)
+            let tokens = world.relay.received.map(\.token)
+            #expect(tokens.count == 3 && Set(tokens).count == 3, "each phone pushed once: \(tokens)")
+        }
+    }
+
     /// A relay down for longer than three tries (the 5 minutes): refused tries are not notifications, so the
     /// device's 3-an-hour limit must not hold the row back for an hour once the relay is back.
     @Test func refusedTriesDoNotCountTowardsTheHourlyLimit() async throws {
