@@ -68,6 +68,30 @@ struct AlertsLiveRepositoryTests {
         }
     }
 
+    /// The evaluator holds the alerts in memory and hears of changes on the changes channel: a deleted device's
+    /// alerts are announced one by one (as a deleted alert is), or they would be evaluated until the next reload.
+    @Test func deletingADeviceAnnouncesEachOfItsAlerts() async throws {
+        try await migrated { client in
+            let devices = DeviceRepository(client: client)
+            let alerts = AlertRepository(client: client)
+            let (device, _) = try await devices.create(platform: .ios, pushToken: "t", timeZone: "Australia/Perth")
+            let first = try #require(try await alerts.create(deviceID: device.id, Self.watch))
+            let second = try #require(try await alerts.create(deviceID: device.id, Self.watch))
+            let received = AsyncStream<PostgresClient.ListenEvent>.makeStream()
+            let listening = Task { try await client.listen(on: AlertRepository.changesChannel) { received.continuation.yield($0) } }
+            defer { listening.cancel() }
+            var events = received.stream.makeAsyncIterator()
+            #expect(await events.next() == .listening)
+            #expect(try await devices.delete(id: device.id))
+            #expect(try await !devices.delete(id: device.id))
+            // Committed after the deletions, so heard after whatever they announced.
+            try await client.notify(AlertRepository.changesChannel, payload: "end")
+            var heard: [String] = []
+            while case .notification(let note) = await events.next(), note.payload != "end" { heard.append(note.payload) }
+            #expect(Set(heard) == ["\(first.id)", "\(second.id)"], "\(heard)")
+        }
+    }
+
     @Test func alertsRoundTripEveryShapeAndStayWithinTheirDevice() async throws {
         try await migrated { client in
             let (device, _) = try await DeviceRepository(client: client).create(platform: .ios, pushToken: "t", timeZone: "Australia/Perth")

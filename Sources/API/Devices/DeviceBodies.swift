@@ -72,8 +72,9 @@ enum DeviceBodies {
         json.raw("}")
     }
 
-    /// The inbox: each notification's title, message and data as decided, and when it was sent.
-    static func notifications(_ entries: [NotificationRecord], _ json: inout JSONWriter) {
+    /// The inbox: each notification's title and message as decided, the `data` its push carried (built from the
+    /// stored payload as the sender builds it), and when it was sent.
+    static func notifications(_ entries: [NotificationRecord], shareBase: PublicURL, _ json: inout JSONWriter) {
         json.raw("{"); json.key("data"); json.raw("[")
         for (index, entry) in entries.enumerated() {
             if index > 0 { json.raw(",") }
@@ -84,12 +85,25 @@ enum DeviceBodies {
             json.field("title", payload["title"] as? String)
             json.field("message", payload["message"] as? String)
             json.field("data")
-            let data = payload["data"] as? [String: Any] ?? [:]
-            json.raw(Array((try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys])) ?? Data("{}".utf8)))
+            pushData(entry, payload: payload, shareBase: shareBase, &json)
             json.field("sent_at", entry.sentAt.map(ISOTimestamp.string))
             json.raw("}")
         }
         json.raw("]}")
+    }
+
+    /// What the push's `data` held: `alert_id` (null once the alert is deleted), `station_id`, `fuel`, `price` and
+    /// the station's share link as `url`.
+    private static func pushData(_ entry: NotificationRecord, payload: [String: Any], shareBase: PublicURL, _ json: inout JSONWriter) {
+        json.raw("{")
+        json.key("alert_id")
+        if let alertID = entry.alertID { json.int(Int(alertID)) } else { json.null() }
+        let station = payload["station_id"] as? Int
+        json.field("station_id", station)
+        json.field("fuel", payload["fuel"] as? String)
+        json.field("price", (payload["price"] as? NSNumber)?.doubleValue, places: 1)
+        json.field("url", station.map { "\(shareBase.description)/stations/\($0)" })
+        json.raw("}")
     }
 
     static func coordinateText(_ point: Coordinate) -> String {

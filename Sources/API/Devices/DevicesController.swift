@@ -99,7 +99,7 @@ struct DevicesController: RouteCollection {
         let id = try DeviceAuthorization.check(request, backend: backend)
         let params = try NotificationsParameters(request)
         let entries = try backend.notifications(deviceID: id, afterID: params.afterID)
-        return DeviceBodies.response { DeviceBodies.notifications(entries, &$0) }
+        return DeviceBodies.response { DeviceBodies.notifications(entries, shareBase: context.publicURL, &$0) }
     }
 
     // MARK: Shared steps

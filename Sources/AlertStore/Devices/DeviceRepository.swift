@@ -55,10 +55,21 @@ public struct DeviceRepository: Sendable {
                                    [.text(String(id)), .text(token)])
     }
 
-    /// Whether a device was deleted; its alerts, their states and its notifications go with it.
+    /// Whether a device was deleted; its alerts, their states and its notifications go with it, and each alert is
+    /// announced as an alert change (the evaluator, finding it gone, drops it from its index), in one statement.
     @discardableResult
     public func delete(id: Int64) async throws -> Bool {
-        try await client.query("DELETE FROM devices WHERE id = $1", [.text(String(id))]).affectedRows == 1
+        let rows = try await client.query("""
+            WITH doomed AS (
+                SELECT id FROM alerts WHERE device_id = $1
+            ), deleted AS (
+                DELETE FROM devices WHERE id = $1 RETURNING id
+            ), announced AS (
+                SELECT pg_notify($2, doomed.id::text) FROM doomed WHERE EXISTS (SELECT 1 FROM deleted)
+            )
+            SELECT (SELECT count(*) FROM deleted) AS deleted, (SELECT count(*) FROM announced) AS announced
+            """, [.text(String(id)), .text(AlertRepository.changesChannel)])
+        return try AlertRepository.only(rows).int("deleted") == 1
     }
 
     /// Compared against when the id is unknown, so both paths do the same work.

@@ -113,6 +113,9 @@ final class AlertEvaluatorService: Service {
                 leader.withLock { $0 = state }
             }
             try await applyChanges(&state)
+            // Held before evaluating: the alert changes are applied (and their seeds committed) even if the
+            // evaluation's own transaction fails this tick.
+            leader.withLock { $0 = state }
             try await evaluate(&state)
             leader.withLock { $0 = state }
             let count = state.evaluator.index.count

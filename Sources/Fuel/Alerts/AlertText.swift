@@ -28,8 +28,14 @@ public enum AlertText {
     /// A folded burst: "<first> and 4 more".
     public static func folded(_ first: String, more: Int) -> String { "\(first) and \(more) more" }
 
-    /// A daily summary of several decisions.
+    /// How many of a summary's decisions are spelled out; the rest are counted, so that a day of a wide `near`
+    /// alert in a city still fits one push (APNs and FCM take 4 KB).
+    static let summaryItems = 5
+
+    /// A daily summary of several decisions: "12 updates: <first>; ...; <fifth> and 7 more".
     public static func summary(_ messages: [String]) -> String {
-        messages.count == 1 ? messages[0] : "\(messages.count) updates: " + messages.joined(separator: "; ")
+        guard messages.count > 1 else { return messages.first ?? "" }
+        let more = messages.count - min(messages.count, summaryItems)
+        return "\(messages.count) updates: " + messages.prefix(summaryItems).joined(separator: "; ") + (more > 0 ? " and \(more) more" : "")
     }
 }

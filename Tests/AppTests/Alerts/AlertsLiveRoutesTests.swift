@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Fuel
 import HTTP
 import LivePostgres
 import Postgres
@@ -137,7 +138,8 @@ struct AlertsLiveRoutesTests {
             let outbox = OutboxRepository(client: database)
             try await outbox.decide([
                 Decision(key: "k1", deviceID: Int64(device.id), alertID: Int64(alert), collapseID: "c1",
-                         payload: #"{"title": "U91 at 179.9", "message": "At or below your 179.9", "data": {"station_id": 3300}}"#),
+                         payload: AlertPayload(AlertDecision(key: "k1", alertID: Int64(alert), deviceID: Int64(device.id), station: 3300, fuel: .U91,
+                                                             price: PriceTenths(tenths: 1_799), title: "U91 at 179.9", message: "At or below your 179.9")).json),
                 Decision(key: "k2", deviceID: Int64(device.id), alertID: Int64(alert), collapseID: "c2", payload: #"{"title": "second"}"#),
                 Decision(key: "k3", deviceID: Int64(device.id), alertID: Int64(alert), collapseID: "c3", payload: #"{"title": "unsent"}"#),
             ], token: FenceToken(generation: 1, revision: 1))
@@ -148,7 +150,11 @@ struct AlertsLiveRoutesTests {
             let entries = try require(inbox.json["data"] as? [[String: Any]])
             #expect(entries.map { $0["title"] as? String } == ["second", "U91 at 179.9"], "newest first, sent only")
             #expect(entries.last?["message"] as? String == "At or below your 179.9" && entries.last?["alert_id"] as? Int == alert)
-            #expect((entries.last?["data"] as? [String: Any])?["station_id"] as? Int == 3300 && entries.last?["sent_at"] is String)
+            // The data its push carried, built from the payload as the sender builds it.
+            let data = try require(entries.last?["data"] as? [String: Any])
+            #expect(data["alert_id"] as? Int == alert && data["station_id"] as? Int == 3300 && data["fuel"] as? String == "U91")
+            #expect(data["price"] as? Double == 179.9 && (data["url"] as? String)?.hasSuffix("/stations/3300") == true, "\(data)")
+            #expect(entries.last?["sent_at"] is String)
             let newest = try require(entries.first?["id"] as? Int)
             let after = try await client.send("GET", "/v1/devices/\(device.id)/notifications?after=\(newest)", secret: device.secret)
             #expect((after.json["data"] as? [Any])?.isEmpty == true)
