@@ -34,8 +34,7 @@ extension AlertEvaluator {
         let record = index.records[slot]
         let fuel = record.fuelType
         if record.isNear {
-            let answer = memo.cheapest(alert: slot, record, in: poll.index)
-            return answer.flatMap { poll.isSample($0.slot) ? nil : $0 }
+            return memo.cheapest(alert: slot, record, in: poll.index)
         }
         let index = poll.index
         var best: AlertPollMemo.Answer?

@@ -72,6 +72,9 @@ public struct AlertEvaluator: Sendable {
             evaluateCheapest(Int(slot), poll: poll, states: states, memo: &memo, into: &outcome)
         }
         evaluateTomorrow(poll, memo: &memo, into: &outcome)
+        // In the order of the alerts, not of the index's lists (which follow its history of upserts): a reloaded
+        // index decides the same rows in the same order, and the outbox's order is what the burst limit sends first.
+        outcome.decisions.sort { ($0.alertID, $0.station.rawValue) < ($1.alertID, $1.station.rawValue) }
         return outcome
     }
 

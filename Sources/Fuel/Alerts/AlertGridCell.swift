@@ -19,12 +19,15 @@ public struct AlertGridCell: Hashable, Sendable {
         column = Int32((point.longitude / Self.degrees).rounded(.down))
     }
 
-    /// Every cell that a circle of `radiusKm` around `center` touches (its bounding box's cells).
+    /// Every cell that a circle of `radiusKm` around `center` touches (its bounding box's cells). The circle is the
+    /// haversine one `distanceKm` measures, a metre wider (the box's edges are rounded like any computation): its
+    /// widest longitude, `asin(sin(r / R) / cos(latitude))`, is reached poleward of the centre and is a few
+    /// centimetres more than `r / (R cos(latitude))` at 25 km.
     public static func covering(_ center: Coordinate, radiusKm: Double) -> [AlertGridCell] {
-        let kmPerDegree = Coordinate.kmPerDegree
-        let latitudeSpan = radiusKm / kmPerDegree
-        let cosine = max(center.cosLatitude, 0.01)
-        let longitudeSpan = min(180, radiusKm / (kmPerDegree * cosine))
+        let radius = radiusKm + 0.001
+        let latitudeSpan = radius / Coordinate.kmPerDegree
+        let ratio = sin(radius / Coordinate.earthRadiusKm) / max(center.cosLatitude, 0.01)
+        let longitudeSpan = ratio >= 1 ? 180 : min(180, asin(ratio) * 180 / .pi)
         let low = AlertGridCell(Coordinate(latitude: max(-90, center.latitude - latitudeSpan), longitude: center.longitude - longitudeSpan))
         let high = AlertGridCell(Coordinate(latitude: min(90, center.latitude + latitudeSpan), longitude: center.longitude + longitudeSpan))
         return (low.row...high.row).flatMap { row in (low.column...high.column).map { AlertGridCell(row: row, column: $0) } }

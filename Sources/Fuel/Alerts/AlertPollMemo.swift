@@ -39,7 +39,11 @@ struct AlertPollMemo {
     var held: HeldCheapest?
 
     init(_ poll: AlertPoll) {
-        access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: poll.clocks, wall: poll.now)
+        var access = AccessFilter(opening: .notClosed, excludesMembersOnly: true, clocks: poll.clocks, wall: poll.now)
+        // Sample prices never move an alert, so an area's cheapest is searched among live stations only: a sample
+        // station cheaper than them must not hide the live one.
+        access.leavesOut = poll.sampleProviders
+        self.access = access
     }
 
     /// The cheapest of the `near` alert in `slot`: its held answer while that holds, else its question's search (held

@@ -40,24 +40,43 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible
         self.minutes = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
     }
 
-    /// The first instant at or after `instant` whose local time in `zone` is this time. On a day when this time does
-    /// not exist (clocks jump forward over it) it moves forward by the jump (02:30 becomes 03:30), never to the next day.
+    /// The first instant at or after `instant` at which the local time in `zone` is this time. On the night clocks go
+    /// back over it the time happens twice, and the second counts (02:30 after 02:40 on the first pass is the repeat
+    /// that night, not 02:30 the next day); on the night they jump over it, the jump is the first instant past it
+    /// (02:30 skipped by a jump from 02:00 to 03:00 is 03:00).
     public func nextOccurrence(onOrAfter instant: Date, in zone: TimeZone) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var day = calendar.startOfDay(for: instant)
         for _ in 0..<3 {
-            if let candidate = occurrence(on: day, calendar), candidate >= instant { return candidate }
+            for candidate in occurrences(on: day, calendar) where candidate >= instant { return candidate }
             day = calendar.date(byAdding: .day, value: 1, to: day) ?? day.addingTimeInterval(86_400)
         }
         return instant
     }
 
-    private func occurrence(on day: Date, _ calendar: Calendar) -> Date? {
+    /// This time's instants on the local `day`, in order: one, two when clocks go back over it, or the jump's
+    /// instant when they skip it.
+    private func occurrences(on day: Date, _ calendar: Calendar) -> [Date] {
         var parts = calendar.dateComponents([.year, .month, .day], from: day)
         parts.hour = hour
         parts.minute = minute
-        return calendar.date(from: parts)
+        guard let first = calendar.date(from: parts) else { return [] }
+        let zone = calendar.timeZone
+        guard TimeOfDay(first, in: zone) == self else {
+            // Skipped: Foundation lands past the jump by as long as the time was past its start (02:30 gives 03:30).
+            let window = first.addingTimeInterval(-6 * 3_600)
+            if let jump = zone.nextDaylightSavingTimeTransition(after: window), jump <= first { return [jump] }
+            return [first]
+        }
+        // Repeated: the offset drops at a transition within that drop after the first pass.
+        if let back = zone.nextDaylightSavingTimeTransition(after: first) {
+            let drop = TimeInterval(zone.secondsFromGMT(for: first) - zone.secondsFromGMT(for: back))
+            if drop > 0, back <= first.addingTimeInterval(drop) {
+                let repeated = first.addingTimeInterval(drop)
+                if TimeOfDay(repeated, in: zone) == self { return [first, repeated] }
+            }
+        }
+        return [first]
     }
 }
-

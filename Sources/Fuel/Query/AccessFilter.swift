@@ -18,6 +18,8 @@ public struct AccessFilter: Hashable, Sendable {
     /// States whose provider publishes no access facts at all (`FuelIndex.statesWithoutAccessFacts`): there an
     /// unknown opening passes `.openNow`, so a filter never comes back empty merely because nothing is published.
     public var keepsUnknownIn: Set<AustralianState>
+    /// Providers whose stations are left out whatever their access (an alert's search leaves out sample data).
+    public var leavesOut: Set<ProviderID> = []
 
     public init(
         opening: Opening?, excludesMembersOnly: Bool, clocks: DataClocks, wall: Date, keepsUnknownIn: Set<AustralianState> = []
@@ -45,6 +47,7 @@ public struct AccessFilter: Hashable, Sendable {
 
     private func admits(access: StationAccess?, membersOnly: Bool, state: AustralianState, provider: ProviderID) -> Bool {
         if excludesMembersOnly, membersOnly { return false }
+        if !leavesOut.isEmpty, leavesOut.contains(provider) { return false }
         guard let opening else { return true }
         let open = OpenNow.isOpen(access, in: state, of: provider, clocks: clocks, wall: wall)
         switch opening {

@@ -19,6 +19,21 @@ struct AlertEvaluatorTests {
         }
     }
 
+    /// The index's lists follow its history (an edited alert's slot goes to the end of each list it is filed in);
+    /// its decisions do not: a reloaded index decides the same rows in the same order.
+    @Test func decisionsComeInTheOrderOfTheAlertsWhateverTheIndexsHistory() {
+        let first = W.alert(1, .priceBelow, .stations([1]), threshold: 1_850)
+        let second = W.alert(2, .priceBelow, .stations([1]), threshold: 1_850)
+        var edited = AlertIndex([first, second])
+        edited.upsert(first)
+        let before = W.snapshot(version: 1, at: at(0), [.init(station: 1, tenths: 1_900)])
+        let after = W.snapshot(version: 2, at: at(1), [.init(station: 1, tenths: 1_800)])
+        let poll = AlertPoll(index: FuelIndex(snapshot: after), after: before, now: at(1))
+        var evaluator = AlertEvaluator(index: edited)
+        #expect(edited.watching(station: 1, fuel: .U91).map { edited.records[Int($0)].id } == [2, 1], "the edited alert was filed again, last")
+        #expect(evaluator.evaluate(poll, states: [:]).decisions.map(\.alertID) == [1, 2])
+    }
+
     @Test func priceBelowFiresAtTheThresholdExactlyAndNotATenthAbove() {
         let alert = W.alert(1, .priceBelow, .stations([1]), threshold: 1_850)
         var states: AlertStates = [:]

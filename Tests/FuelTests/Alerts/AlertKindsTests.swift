@@ -48,6 +48,52 @@ struct AlertKindsTests {
         #expect(decisions.map(\.station) == [6, 6])
     }
 
+    /// The haversine circle is wider in longitude than r / (R cos(latitude)) (poleward of its centre): a station
+    /// just inside 25 km, due east, lies in a cell that the narrower span stopped short of.
+    @Test func aNearAlertsCellsCoverEveryPointWithinItsRadius() {
+        let centre = Coordinate(latitude: -33.87, longitude: 150.9792195387)
+        let station = Coordinate(latitude: -33.87, longitude: 151.25)
+        #expect(centre.distanceKm(to: station) <= 25)
+        #expect(AlertGridCell.covering(centre, radiusKm: 25).contains(AlertGridCell(station)))
+        // Points on each circle's rim all round, centres from Hobart to Cape York, each centre off the grid's lines.
+        for latitude in stride(from: -43.9, through: -10.1, by: 1.3) {
+            for radius in [2.0, 5, 10, 25] {
+                let centre = Coordinate(latitude: latitude, longitude: 150.9792195387)
+                let covering = AlertGridCell.covering(centre, radiusKm: radius)
+                for step in 0..<96 {
+                    let bearing = Double(step) * .pi / 48
+                    let degrees = radius / Coordinate.kmPerDegree
+                    let point = Coordinate(latitude: latitude + degrees * cos(bearing), longitude: centre.longitude + degrees * sin(bearing) / centre.cosLatitude)
+                    guard centre.distanceKm(to: point) <= radius else { continue }
+                    #expect(covering.contains(AlertGridCell(point)), "\(centre) \(radius) km: \(point)")
+                }
+            }
+        }
+    }
+
+    /// A mixed deployment near a border (one provider live, the neighbour's on sample data): a sample station
+    /// cheaper than every live one is left out of the area's search, so the live cheapest still speaks.
+    @Test func aCheaperSampleStationDoesNotSilenceTheLiveCheapest() {
+        let centre = Coordinate(latitude: -33.87, longitude: 151.215)
+        let alert = W.alert(1, .cheapestChanged, .near(centre, radiusKm: 5), change: 20)
+        func mixed(_ version: UInt64, _ live: [W.Price]) -> Snapshot {
+            let instant = t0 + Double(version) * 60
+            let base = W.snapshot(version: version, at: instant, live)
+            let across = Station(id: 3, key: StationKey(provider: .wa, sourceID: "3"), name: "Sample 3", brand: "Ampol", address: "3 Main St",
+                                 suburb: "Town", state: .NSW, postcode: "2000", location: Coordinate(latitude: -33.87, longitude: 151.225))
+            let sample = StationEntry(station: across, prices: [StationPrice(fuel: .U91, price: PriceTenths(tenths: 1_700), updatedAt: instant, seenAt: instant)])
+            return Snapshot(version: version, changedAt: instant, entries: base.entries + [sample], statuses: [
+                ProviderStatus(provider: .nsw, source: .live, asOf: instant), ProviderStatus(provider: .wa, source: .sample, asOf: instant),
+            ])
+        }
+        var states: AlertStates = [.area(1): AlertState(reference: PriceTenths(tenths: 1_800), referenceStation: 1)]
+        let first = mixed(1, [.init(station: 1, tenths: 1_800), .init(station: 2, tenths: 1_810)])
+        let second = mixed(2, [.init(station: 1, tenths: 1_800), .init(station: 2, tenths: 1_790)])
+        let decisions = W.step([alert], from: first, to: second, states: &states).decisions
+        #expect(decisions.map(\.station) == [2], "the live cheapest moved to station 2")
+        #expect(decisions.first?.message == "Cheapest U91 near you is now Station 2 at 179.0 c/L")
+    }
+
     @Test func aNearAlertMeetsChangesNorthAndSouthOfItsCentreWithinItsRadius() {
         // Station 4 is at -33.87, 151.24: 0.9 km south of the first centre, 0.9 km north of the second, and 2.2 km
         // from the third, beyond its 2 km.
@@ -160,5 +206,19 @@ struct AlertKindsTests {
         #expect(retry == t0 + 1)
         let (later, _) = PushPlan.plan([pending[0]], recentSends: [t0 - 3_600, t0 - 1_000, t0 - 10], now: t0)
         #expect(later.map(\.ids) == [[1]], "a push exactly an hour old has left the window")
+    }
+
+    /// A day of a 25 km `near` alert in a city can decide hundreds of items: the summary spells out five and counts
+    /// the rest, so it stays one push a relay accepts (APNs and FCM take 4 KB).
+    @Test func aDailySummarySpellsOutFiveItemsAndCountsTheRest() {
+        let group = "daily.a1.2026-12-02"
+        let many = (1...300).map { PushPlan.Pending(id: Int64($0), title: "Station \($0)", message: "U91 is 170.\($0 % 10) c/L, at or below your 175.0", summaryGroup: group) }
+        let push = try! #require(PushPlan.plan(many, recentSends: [], now: t0).pushes.first)
+        #expect(push.ids.count == 300, "every row is delivered by the one summary")
+        #expect(push.message.hasPrefix("300 updates: Station 1: U91 is 170.1 c/L"))
+        #expect(push.message.hasSuffix("Station 5: U91 is 170.5 c/L, at or below your 175.0 and 295 more"))
+        #expect(push.message.utf8.count < 1_000)
+        let five = PushPlan.plan(Array(many.prefix(5)), recentSends: [], now: t0).pushes.first?.message ?? ""
+        #expect(five.hasPrefix("5 updates: ") && !five.contains("more"), "five are all spelled out")
     }
 }

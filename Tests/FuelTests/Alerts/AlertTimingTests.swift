@@ -55,10 +55,30 @@ struct AlertTimingTests {
         #expect(at.nextOccurrence(onOrAfter: utc("2026-10-02T21:31:00Z"), in: sydney) == utc("2026-10-03T20:30:00Z"))
     }
 
-    @Test func aTimeTheClocksSkipIsDeliveredThatMorningNotSkipped() {
-        let skipped = TimeOfDay("02:30")! // does not exist in Sydney on 4 October 2026
-        let next = skipped.nextOccurrence(onOrAfter: utc("2026-10-03T14:00:00Z"), in: sydney) // midnight AEST
-        #expect(next > utc("2026-10-03T16:00:00Z") && next <= utc("2026-10-03T16:30:00Z"), "\(next)")
+    /// 02:30 does not exist in Sydney on 4 October 2026 (02:00 AEST jumps to 03:00 AEDT, 16:00 UTC): the jump is
+    /// the first instant past it, so quiet hours ending at 02:30 end at 03:00 AEDT, not an hour later.
+    @Test func aTimeTheClocksSkipIsTheJump() {
+        let skipped = TimeOfDay("02:30")!
+        #expect(skipped.nextOccurrence(onOrAfter: utc("2026-10-03T14:00:00Z"), in: sydney) == utc("2026-10-03T16:00:00Z"), "from midnight AEST")
+        #expect(skipped.nextOccurrence(onOrAfter: utc("2026-10-03T15:59:00Z"), in: sydney) == utc("2026-10-03T16:00:00Z"), "01:59 AEST")
+        #expect(skipped.nextOccurrence(onOrAfter: utc("2026-10-03T16:00:01Z"), in: sydney) == utc("2026-10-04T15:30:00Z"), "past it: 02:30 AEDT the next day")
+        let quiet = QuietHours(from: TimeOfDay("22:00")!, to: skipped)
+        #expect(quiet.deliveryTime(for: utc("2026-10-03T13:00:00Z"), in: sydney) == utc("2026-10-03T16:00:00Z"), "23:00 AEST waits for 03:00 AEDT")
+    }
+
+    /// Clocks go back at 03:00 AEDT on 5 April 2026 (16:00 UTC) to 02:00 AEST: 02:30 happens at 15:30 and again at
+    /// 16:30 UTC. Between the two passes the next 02:30 is the repeat that night, not the next day's.
+    @Test func aTimeTheClocksRepeatCountsOnItsSecondPass() {
+        let repeated = TimeOfDay("02:30")!
+        #expect(repeated.nextOccurrence(onOrAfter: utc("2026-04-04T15:00:00Z"), in: sydney) == utc("2026-04-04T15:30:00Z"), "the first pass")
+        #expect(repeated.nextOccurrence(onOrAfter: utc("2026-04-04T15:40:00Z"), in: sydney) == utc("2026-04-04T16:30:00Z"), "02:40 AEDT: the repeat")
+        #expect(repeated.nextOccurrence(onOrAfter: utc("2026-04-04T16:30:00Z"), in: sydney) == utc("2026-04-04T16:30:00Z"))
+        #expect(repeated.nextOccurrence(onOrAfter: utc("2026-04-04T16:30:01Z"), in: sydney) == utc("2026-04-05T16:30:00Z"), "past both: the next day")
+        #expect(TimeOfDay("01:30")!.nextOccurrence(onOrAfter: utc("2026-04-04T14:31:00Z"), in: sydney) == utc("2026-04-05T15:30:00Z"),
+                "01:30 happens once that night (14:30 UTC)")
+        let quiet = QuietHours(from: TimeOfDay("22:00")!, to: repeated)
+        #expect(quiet.deliveryTime(for: utc("2026-04-04T16:10:00Z"), in: sydney) == utc("2026-04-04T16:30:00Z"), "02:10 AEST waits 20 minutes")
+        #expect(quiet.deliveryTime(for: utc("2026-04-04T15:10:00Z"), in: sydney) == utc("2026-04-04T15:30:00Z"), "02:10 AEDT: the first 02:30")
     }
 }
 
