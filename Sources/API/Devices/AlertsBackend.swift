@@ -21,7 +21,7 @@ package protocol AlertsBackend: Sendable {
     func replaceAlert(deviceID: Int64, alertID: Int64, _ definition: AlertDefinition) throws -> AlertRecord?
     func deleteAlert(deviceID: Int64, alertID: Int64) throws -> Bool
 
-    /// The device's sent notifications with ids above `afterID`, newest first, at most 100.
+    /// The device's notifications sent after the one with id `afterID`, most recently sent first, at most 100.
     func notifications(deviceID: Int64, afterID: Int64) throws -> [NotificationRecord]
 }
 

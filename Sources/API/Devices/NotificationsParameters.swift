@@ -1,11 +1,12 @@
 import HTTP
 
-/// `GET /v1/devices/{id}/notifications`: the in-app inbox, newest first.
+/// `GET /v1/devices/{id}/notifications`: the in-app inbox, most recently sent first.
 struct NotificationsParameters: EndpointParameters {
     static let operation = "/v1/devices/{id}/notifications"
 
     enum Name: String, ParameterName {
-        /// Only notifications with an id above this one (what the app saw last); default 0, all of the last 100.
+        /// Only notifications sent after the one with this id (the first the app was shown last time); default 0,
+        /// all of the last 100.
         case after
     }
 

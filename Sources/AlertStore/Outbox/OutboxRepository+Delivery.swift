@@ -6,6 +6,8 @@ public struct DueNotification: Sendable, Equatable {
     public var entry: OutboxEntry
     public var platform: Device.Platform
     public var pushToken: String
+    /// The device's zone as it is now (an app may have moved it since the decision).
+    public var timeZone: String
 }
 
 /// What is waiting: the rows not yet sent to devices that can still receive them, due now or waiting for a retry
@@ -22,14 +24,15 @@ extension OutboxRepository {
         try await client.query(
             """
             SELECT n.id, n.device_id, n.alert_id, n.decision_key, n.collapse_id, n.payload::text AS payload, n.attempts,
-                   n.sent_at IS NOT NULL AS sent, d.platform, d.push_token
+                   n.sent_at IS NOT NULL AS sent, d.platform, d.push_token, d.time_zone
             FROM notifications n JOIN devices d ON d.id = n.device_id
             WHERE n.sent_at IS NULL AND n.deliver_after <= now() AND NOT d.token_dead
             ORDER BY n.id LIMIT $1
             """,
             [.text(String(limit))]).rows.map { row in
             guard let platform = Device.Platform(rawValue: try row.string("platform")) else { throw AlertStoreError.unreadableRow("device platform") }
-            return DueNotification(entry: try Self.entry(row), platform: platform, pushToken: try row.string("push_token"))
+            return DueNotification(entry: try Self.entry(row), platform: platform, pushToken: try row.string("push_token"),
+                                   timeZone: try row.string("time_zone"))
         }
     }
 

@@ -85,10 +85,18 @@ public struct OutboxRepository: Sendable {
             """, [PostgresValue(integers: ids), PostgresValue(integers: ordinals)])
     }
 
-    /// A device's sent notifications after `afterID`, newest first, at most 100: the in-app inbox.
+    /// A device's notifications sent after the one with id `afterID` (all of them when it is not one of its sent
+    /// ones, 0 say), the most recently sent first, at most 100: the in-app inbox. In the order they were sent, not
+    /// decided: a row deferred to quiet hours' end or held by the hourly limit is sent after rows decided later, and
+    /// an app that keeps the first id it was shown must still be given it.
     public func history(deviceID: Int64, afterID: Int64 = 0, limit: Int = 100) async throws -> [OutboxEntry] {
         try await client.query(
-            "SELECT \(Self.columns) FROM notifications WHERE device_id = $1 AND id > $2 AND sent_at IS NOT NULL ORDER BY id DESC LIMIT $3",
+            """
+            WITH seen AS (SELECT sent_at, id FROM notifications WHERE id = $2 AND device_id = $1 AND sent_at IS NOT NULL)
+            SELECT \(Self.columns) FROM notifications n
+            WHERE n.device_id = $1 AND n.sent_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM seen WHERE (n.sent_at, n.id) <= (seen.sent_at, seen.id))
+            ORDER BY n.sent_at DESC, n.id DESC LIMIT $3
+            """,
             [.text(String(deviceID)), .text(String(afterID)), .text(String(min(limit, 100)))]).rows.map(Self.entry)
     }
 

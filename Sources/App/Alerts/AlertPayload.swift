@@ -12,6 +12,8 @@ struct AlertPayload: Equatable {
     /// Cents per litre.
     var price: Double
     var summaryGroup: String?
+    /// An immediate alert's quiet hours (`AlertDecision.quietHours`), checked again when the push falls due.
+    var quietHours: QuietHours?
 
     init(_ decision: AlertDecision) {
         title = decision.title
@@ -20,6 +22,7 @@ struct AlertPayload: Equatable {
         fuel = decision.fuel.rawValue
         price = decision.price.cents
         summaryGroup = decision.summaryGroup
+        quietHours = decision.quietHours
     }
 
     init?(json: String) {
@@ -29,11 +32,16 @@ struct AlertPayload: Equatable {
               let price = (object["price"] as? NSNumber)?.doubleValue else { return nil }
         (self.title, self.message, self.stationID, self.fuel, self.price) = (title, message, station, fuel, price)
         summaryGroup = object["summary_group"] as? String
+        if let quiet = object["quiet_hours"] as? [String: Any], let from = (quiet["from"] as? String).flatMap(TimeOfDay.init),
+           let to = (quiet["to"] as? String).flatMap(TimeOfDay.init) {
+            quietHours = QuietHours(from: from, to: to)
+        }
     }
 
     var json: String {
         var object: [String: Any] = ["title": title, "message": message, "station_id": stationID, "fuel": fuel, "price": price]
         if let summaryGroup { object["summary_group"] = summaryGroup }
+        if let quietHours { object["quiet_hours"] = ["from": quietHours.from.description, "to": quietHours.to.description] }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

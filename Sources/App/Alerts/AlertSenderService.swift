@@ -133,14 +133,24 @@ final class AlertSenderService: Service {
             byDevice[row.entry.deviceID, default: []].append(row)
         }
         var messages: [PushMessage] = []
+        var quiet: [Date: [Int64]] = [:]
         for deviceID in order {
             let rows = byDevice[deviceID]!
+            let zone = TimeZone(identifier: rows[0].timeZone) ?? TimeZone(secondsFromGMT: 0)!
             var byID: [Int64: (DueNotification, AlertPayload)] = [:]
             var pending: [PushPlan.Pending] = []
             for row in rows {
                 guard let payload = AlertPayload(json: row.entry.payload) else {
                     try await outbox.recordFailure(ids: [row.entry.id], error: "unreadable payload", retryAt: .distantFuture)
                     continue
+                }
+                // Due inside its quiet hours (held by the hourly limit, or retried, into them): waits for their end.
+                if let hours = payload.quietHours, payload.summaryGroup == nil {
+                    let end = hours.deliveryTime(for: now, in: zone)
+                    if end > now {
+                        quiet[end, default: []].append(row.entry.id)
+                        continue
+                    }
                 }
                 byID[row.entry.id] = (row, payload)
                 pending.append(PushPlan.Pending(id: row.entry.id, title: payload.title, message: payload.message, summaryGroup: payload.summaryGroup))
@@ -160,6 +170,7 @@ final class AlertSenderService: Service {
                 attempt.sent.append(Attempt.Sent(push: planned, deviceID: deviceID, token: row.pushToken))
             }
         }
+        for (end, ids) in quiet { try await outbox.hold(ids: ids, until: end) }
         self.recent.withLock { $0 = recentSends }
         guard !messages.isEmpty else { return attempt }
         attempt.outcome = try await push.send(messages)

@@ -17,10 +17,13 @@ public struct AlertDecision: Sendable, Equatable {
     public var deliverAfter: Date?
     /// Decisions sharing a group are sent as one summary push (a `daily` alert's day).
     public var summaryGroup: String?
+    /// An immediate alert's quiet hours, kept for the sender: a push held past `deliverAfter` (the hourly limit, a
+    /// relay's retry) may fall due inside them, and then waits for their end in the device's zone as it is then.
+    public var quietHours: QuietHours?
 
     public init(
         key: String, alertID: Int64, deviceID: Int64, station: StationID, fuel: FuelType, price: PriceTenths, title: String,
-        message: String, deliverAfter: Date? = nil, summaryGroup: String? = nil
+        message: String, deliverAfter: Date? = nil, summaryGroup: String? = nil, quietHours: QuietHours? = nil
     ) {
         self.key = key
         self.collapseID = "petty-" + key
@@ -33,6 +36,7 @@ public struct AlertDecision: Sendable, Equatable {
         self.message = message
         self.deliverAfter = deliverAfter
         self.summaryGroup = summaryGroup
+        self.quietHours = quietHours
     }
 
     /// The key of a decision answering a price seen in snapshot `version`.

@@ -164,6 +164,6 @@ public struct AlertEvaluator: Sendable {
         outcome.decisions.append(AlertDecision(
             key: key, alertID: record.id, deviceID: record.deviceID, station: entry.id, fuel: record.fuelType, price: price,
             title: entry.station.name, message: message, deliverAfter: schedule.deliverAfter,
-            summaryGroup: schedule.day.map { "daily.a\(record.id).\($0)" }))
+            summaryGroup: schedule.day.map { "daily.a\(record.id).\($0)" }, quietHours: schedule.day == nil ? record.quietHours : nil))
     }
 }

@@ -80,9 +80,8 @@ struct AlertPollMemo {
         if record.dailyAt != PackedAlert.noMinute, let at = TimeOfDay(minutes: Int(record.dailyAt)) {
             let when = at.nextOccurrence(onOrAfter: now, in: zone)
             schedule = Schedule(deliverAfter: when, day: CalendarDay(containing: when, in: zone).description)
-        } else if record.quietFrom != PackedAlert.noMinute, let from = TimeOfDay(minutes: Int(record.quietFrom)),
-                  let to = TimeOfDay(minutes: Int(record.quietTo)) {
-            let at = QuietHours(from: from, to: to).deliveryTime(for: now, in: zone)
+        } else if let quiet = record.quietHours {
+            let at = quiet.deliveryTime(for: now, in: zone)
             schedule = Schedule(deliverAfter: at == now ? nil : at, day: nil)
         } else {
             schedule = Schedule(deliverAfter: nil, day: nil)

@@ -80,6 +80,10 @@ struct PackedAlert: Sendable {
     /// A `near` alert's centre.
     var center: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
     var fuelType: FuelType { Self.fuels[Int(fuel)] }
+    var quietHours: QuietHours? {
+        guard quietFrom != Self.noMinute, let from = TimeOfDay(minutes: Int(quietFrom)), let to = TimeOfDay(minutes: Int(quietTo)) else { return nil }
+        return QuietHours(from: from, to: to)
+    }
 
     func definition(target: AlertDefinition.Target) -> AlertDefinition {
         AlertDefinition(
@@ -87,6 +91,6 @@ struct PackedAlert: Sendable {
             threshold: threshold == Self.none ? nil : PriceTenths(tenths: Int(threshold)),
             change: change == Self.none ? nil : PriceTenths(tenths: Int(change)),
             delivery: dailyAt == Self.noMinute ? .immediate : .daily(at: TimeOfDay(minutes: Int(dailyAt))!),
-            quietHours: quietFrom == Self.noMinute ? nil : QuietHours(from: TimeOfDay(minutes: Int(quietFrom))!, to: TimeOfDay(minutes: Int(quietTo))!))
+            quietHours: quietHours)
     }
 }

@@ -95,6 +95,33 @@ struct AlertsLiveEngineTests {
         }
     }
 
+    /// Quiet hours hold when a push falls due, not only when it is decided: a push held by the hourly limit or a
+    /// relay's retry into the device's quiet hours waits for their end, in the device's zone as it is then.
+    @Test func aPushFallingDueInItsQuietHoursWaitsForTheirEnd() async throws {
+        try await AlertsLiveWorld.with { world in
+            let (device, _) = try await world.subscribe()
+            let alert = Int64(try await world.client.query("SELECT id FROM alerts").first?.int("id") ?? 0)
+            let sydney = TimeZone(identifier: "Australia/Sydney")!
+            let local = TimeOfDay(Date(), in: sydney).minutes
+            func hours(_ from: Int, _ to: Int) -> QuietHours {
+                QuietHours(from: TimeOfDay(minutes: (local + from + 1_440) % 1_440)!, to: TimeOfDay(minutes: (local + to + 1_440) % 1_440)!)
+            }
+            func row(_ key: String, _ quiet: QuietHours) -> Decision {
+                let decision = AlertDecision(key: key, alertID: alert, deviceID: device, station: 1, fuel: .U91, price: PriceTenths(tenths: 1_799),
+                                             title: key, message: "U91 is 179.9 c/L", quietHours: quiet)
+                return Decision(key: key, deviceID: device, alertID: alert, collapseID: "petty-\(key)", payload: AlertPayload(decision).json)
+            }
+            let token = try #require(world.token.withLock { $0 })
+            try await OutboxRepository(client: world.client).decide([row("quiet", hours(-30, 30)), row("awake", hours(120, 180))], token: token)
+            #expect(try await world.sender().deliverOnce() == 1)
+            #expect(world.relay.received.map(\.title) == ["awake"])
+            let waiting = try await world.client.query(
+                "SELECT extract(epoch FROM deliver_after - now())::float8 AS wait FROM notifications WHERE decision_key = 'quiet' AND sent_at IS NULL")
+            let wait = try #require(waiting.first.flatMap { $0["wait"] }.flatMap(Double.init))
+            #expect(wait > 25 * 60 && wait <= 31 * 60, "held to the quiet hours' end, about 30 minutes on: \(wait) s")
+        }
+    }
+
     /// A relay down for longer than three tries (the 5 minutes): refused tries are not notifications, so the
     /// device's 3-an-hour limit must not hold the row back for an hour once the relay is back.
     @Test func refusedTriesDoNotCountTowardsTheHourlyLimit() async throws {

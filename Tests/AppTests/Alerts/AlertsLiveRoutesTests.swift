@@ -130,6 +130,34 @@ struct AlertsLiveRoutesTests {
         }
     }
 
+    /// The inbox is in the order pushes went out: a notification decided first but held (quiet hours, the hourly
+    /// limit) and sent later comes after the app's cursor, not lost behind it.
+    @Test func theInboxFollowsTheOrderNotificationsWereSent() async throws {
+        try await Self.withServer { client, database in
+            let device = try await client.register()
+            let alert = try require(try await client.send("POST", "/v1/devices/\(device.id)/alerts", Self.alert, secret: device.secret).json["id"] as? Int)
+            let outbox = OutboxRepository(client: database)
+            try await outbox.decide([
+                Decision(key: "held", deviceID: Int64(device.id), alertID: Int64(alert), collapseID: "c1", payload: #"{"title": "held"}"#),
+                Decision(key: "later", deviceID: Int64(device.id), alertID: Int64(alert), collapseID: "c2", payload: #"{"title": "later"}"#),
+            ], token: FenceToken(generation: 1, revision: 1))
+            let decided = try await outbox.due(limit: 10)
+            #expect(decided.map(\.key) == ["held", "later"])
+            func inbox(after: Int? = nil) async throws -> [[String: Any]] {
+                let query = after.map { "?after=\($0)" } ?? ""
+                return try require(try await client.send("GET", "/v1/devices/\(device.id)/notifications\(query)", secret: device.secret).json["data"] as? [[String: Any]])
+            }
+            try await outbox.markSent(ids: [decided[1].id])
+            let shown = try await inbox()
+            #expect(shown.map { $0["title"] as? String } == ["later"])
+            let seen = try require(shown.first?["id"] as? Int)
+            try await outbox.markSent(ids: [decided[0].id])
+            #expect(try await inbox(after: seen).map { $0["title"] as? String } == ["held"], "sent after what the app saw, though decided before")
+            #expect(try await inbox().map { $0["title"] as? String } == ["held", "later"], "the most recently sent first")
+            #expect(try await inbox(after: 999_999).count == 2, "an id that is none of its sent notifications: the last 100")
+        }
+    }
+
     @Test func deletingTheDeviceRemovesItsAlertsAndNotifications() async throws {
         try await Self.withServer { client, database in
             let device = try await client.register()
