@@ -91,9 +91,11 @@ struct StoreAlertsBackend: AlertsBackend {
         AlertRecord(id: stored.id, definition: stored.definition, createdAt: stored.createdAt)
     }
 
-    /// `work` on the database within the deadline. A connection failure or timeout marks the database unreachable
-    /// and is a 503; a server error (a bug, a constraint the validation missed) is logged and a 503 too, its text
-    /// never shown. `AlertStoreError.alertLimitReached` passes through for the caller.
+    /// `work` on the database within the deadline. A connection failure marks the database unreachable and is a
+    /// 503; so is a request past its deadline, which marks nothing: one slow statement (waiting on a lock, say) is
+    /// not an unreachable database, and marking it so would turn every alert route and the evaluator away until the
+    /// next check. A server error (a bug, a constraint the validation missed) is logged and a 503 too, its text never
+    /// shown. `AlertStoreError.alertLimitReached` passes through for the caller.
     private func call<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async throws -> T) throws -> T {
         do {
             let value = try BlockingBridge.run(deadline: deadline, gate: gate, work)
@@ -107,7 +109,6 @@ struct StoreAlertsBackend: AlertsBackend {
             logger.warning("alerts: refused to \(what): \(gate.limit) request(s) already waiting on the database")
             throw AlertsBackendError.unavailable("price alerts are busy: try again shortly")
         } catch is BlockingBridge.TimedOut {
-            runtime.recordUnreachable(PostgresError.timedOut(seconds: deadline))
             logger.error("alerts: could not \(what): no answer from the database within \(deadline) s")
             throw AlertsBackendError.unavailable("price alerts are unavailable: the database did not answer in time; try again shortly")
         } catch let error as PostgresError {
