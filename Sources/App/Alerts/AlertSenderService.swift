@@ -43,6 +43,8 @@ final class AlertSenderService: Service {
             var push: PushPlan.Push
             var deviceID: Int64
             var token: String
+            /// How many times its first row was tried before.
+            var attempts: Int
         }
 
         /// In the order sent: `outcome.deliveries` says what became of each.
@@ -167,7 +169,7 @@ final class AlertSenderService: Service {
                     collapseID: row.entry.collapseID,
                     data: PushData(alertID: row.entry.alertID ?? 0, stationID: payload.stationID, fuel: payload.fuel, price: payload.price,
                                    url: "\(shareBase)/stations/\(payload.stationID)")))
-                attempt.sent.append(Attempt.Sent(push: planned, deviceID: deviceID, token: row.pushToken))
+                attempt.sent.append(Attempt.Sent(push: planned, deviceID: deviceID, token: row.pushToken, attempts: row.entry.attempts))
             }
         }
         for (end, ids) in quiet { try await outbox.hold(ids: ids, until: end) }
@@ -200,7 +202,7 @@ final class AlertSenderService: Service {
                 }
                 failed += sent.push.ids.count
             case .failed(let error):
-                try await outbox.recordFailure(ids: sent.push.ids, error: error, retryAt: retryAt)
+                try await outbox.recordFailure(ids: sent.push.ids, error: error, retryAt: now.addingTimeInterval(refusedPushDelay(afterAttempts: sent.attempts)))
                 failed += sent.push.ids.count
             case .notSent:
                 notSent += sent.push.ids
@@ -228,6 +230,14 @@ final class AlertSenderService: Service {
             health.failed += failed + notSent.count
         }
         return count
+    }
+
+    /// How long a push the relay took but the platform refused (gorush's error, not a dead token) waits before its
+    /// next try: `retryDelay`, doubling with each earlier try, at most an hour. A push refused for what it is (too
+    /// large, say) is then tried a few times a day instead of every `retryDelay` for ever; a relay that did not take
+    /// the request at all is tried again after `retryDelay` each time, so pushes follow it as soon as it is back.
+    func refusedPushDelay(afterAttempts attempts: Int) -> TimeInterval {
+        min(retryDelay * Double(1 << min(max(attempts, 0), 12)), max(retryDelay, 3_600))
     }
 
     private func recentSends() async throws -> [Int64: [Date]] {

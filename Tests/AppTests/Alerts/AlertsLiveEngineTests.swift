@@ -122,6 +122,28 @@ struct AlertsLiveEngineTests {
         }
     }
 
+    /// A push the platform refused for what it is (not a dead token) is tried again later each time, up to an hour
+    /// apart, never dropped; a relay that took nothing is tried again after the flat retry delay.
+    @Test func aRefusedPushIsRetriedLessOftenEachTimeButNeverDropped() async throws {
+        try await AlertsLiveWorld.with { world in
+            let (_, token) = try await world.subscribe()
+            await world.crossTheThreshold()
+            let sender = world.sender(retryDelay: 30)
+            #expect([0, 1, 2, 7, 100].map { sender.refusedPushDelay(afterAttempts: $0) } == [30, 60, 120, 3_600, 3_600])
+            func waitAfterARefusal() async throws -> Double {
+                world.relay.failNext(token, error: "PayloadTooLarge")
+                #expect(try await sender.deliverOnce() == 0)
+                let row = try await world.client.query("SELECT extract(epoch FROM deliver_after - now())::float8 AS wait FROM notifications WHERE sent_at IS NULL")
+                _ = try await world.client.query("UPDATE notifications SET deliver_after = now()")
+                return try #require(row.first.flatMap { $0["wait"] }.flatMap(Double.init))
+            }
+            let first = try await waitAfterARefusal(), second = try await waitAfterARefusal()
+            #expect(first > 25 && first <= 30, "\(first)")
+            #expect(second > 55 && second <= 60, "\(second)")
+            #expect(try await sender.deliverOnce() == 1, "delivered once the platform takes it")
+        }
+    }
+
     /// A relay down for longer than three tries (the 5 minutes): refused tries are not notifications, so the
     /// device's 3-an-hour limit must not hold the row back for an hour once the relay is back.
     @Test func refusedTriesDoNotCountTowardsTheHourlyLimit() async throws {
