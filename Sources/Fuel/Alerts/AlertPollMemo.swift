@@ -71,7 +71,9 @@ struct AlertPollMemo {
         return answer
     }
 
-    /// When a decision of an alert with this delivery rule, made at `now`, may be pushed (see `AlertSchedule`).
+    /// When a decision of an alert with this delivery rule, made at `now`, may be pushed: `immediate` now, or at
+    /// the end of the alert's quiet hours; `daily` at the next `at` in the device's zone (or, should that fall in its
+    /// quiet hours, at their end), grouped with that day's other decisions of the alert into one summary.
     mutating func schedule(_ record: PackedAlert, zones: [TimeZone], now: Date) -> Schedule {
         let rule = Rule(dailyAt: record.dailyAt, quietFrom: record.quietFrom, quietTo: record.quietTo, zone: record.zone)
         if let known = schedules[rule] { return known }
@@ -79,7 +81,8 @@ struct AlertPollMemo {
         let schedule: Schedule
         if record.dailyAt != PackedAlert.noMinute, let at = TimeOfDay(minutes: Int(record.dailyAt)) {
             let when = at.nextOccurrence(onOrAfter: now, in: zone)
-            schedule = Schedule(deliverAfter: when, day: CalendarDay(containing: when, in: zone).description)
+            schedule = Schedule(deliverAfter: record.quietHours?.deliveryTime(for: when, in: zone) ?? when,
+                                day: CalendarDay(containing: when, in: zone).description)
         } else if let quiet = record.quietHours {
             let at = quiet.deliveryTime(for: now, in: zone)
             schedule = Schedule(deliverAfter: at == now ? nil : at, day: nil)

@@ -140,6 +140,23 @@ struct AlertKindsTests {
         #expect(W.step([alert], from: first, to: second, states: &states).decisions.first?.deliverAfter == W.utc("2026-10-03T20:00:00Z"))
     }
 
+    /// Quiet hours hold every push, a summary too: a daily time inside them waits for their end, outside them not.
+    @Test func aDailySummaryDueInQuietHoursWaitsForTheirEnd() {
+        let decidedAt = W.utc("2026-12-01T06:00:00Z") // 14:00 AWST
+        func deliverAfter(quietTo: String) -> Date? {
+            let alert = W.alert(1, .priceDrop, .stations([1]), change: 10, delivery: .daily(at: TimeOfDay("07:30")!),
+                                quiet: QuietHours(from: TimeOfDay("22:00")!, to: TimeOfDay(quietTo)!), zone: "Australia/Perth")
+            var states: AlertStates = [:]
+            let first = W.snapshot(version: 1, at: decidedAt, [.init(station: 1, tenths: 1_900)])
+            let second = W.snapshot(version: 2, at: decidedAt + 60, [.init(station: 1, tenths: 1_800)])
+            let decision = W.step([alert], from: first, to: second, states: &states).decisions.first
+            #expect(decision?.summaryGroup == "daily.a1.2026-12-02" && decision?.quietHours == nil)
+            return decision?.deliverAfter
+        }
+        #expect(deliverAfter(quietTo: "08:00") == W.utc("2026-12-02T00:00:00Z"), "07:30 is quiet: 08:00 AWST")
+        #expect(deliverAfter(quietTo: "07:30") == W.utc("2026-12-01T23:30:00Z"), "quiet until 07:30 exclusive: 07:30 AWST")
+    }
+
     @Test func aDailyAlertIsDeferredTo0730LocalInOneSummaryGroup() {
         let alert = W.alert(1, .priceDrop, .stations([1, 2]), change: 10, delivery: .daily(at: TimeOfDay("07:30")!), zone: "Australia/Perth")
         var states: AlertStates = [:]
