@@ -95,5 +95,10 @@ public enum AlertSchema {
             UPDATE devices d SET alert_count = c.n FROM (SELECT device_id, count(*)::integer AS n FROM alerts GROUP BY device_id) c
             WHERE d.id = c.device_id
             """),
+        Migration(version: 4, name: "the inbox in the order notifications were sent", sql: """
+            -- The inbox pages a device's sent notifications by (sent_at, id), newest first: without this index it
+            -- reads and sorts a device's whole history on every call.
+            CREATE INDEX notifications_device_sent ON notifications (device_id, sent_at, id) WHERE sent_at IS NOT NULL
+            """),
     ]
 }

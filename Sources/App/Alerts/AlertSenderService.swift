@@ -147,9 +147,11 @@ final class AlertSenderService: Service {
                     continue
                 }
                 // Due inside its quiet hours (held by the hourly limit, or retried, into them): waits for their end.
+                // An end a few seconds away counts as reached: the database's clock chose the row as due, and it may
+                // run a little ahead of this one (holding the row again would only repeat the pass).
                 if let hours = payload.quietHours, payload.summaryGroup == nil {
                     let end = hours.deliveryTime(for: now, in: zone)
-                    if end > now {
+                    if end > now.addingTimeInterval(Self.clockTolerance) {
                         quiet[end, default: []].append(row.entry.id)
                         continue
                     }
@@ -231,6 +233,9 @@ final class AlertSenderService: Service {
         }
         return count
     }
+
+    /// How far the database's clock may run ahead of this one before a quiet-hours end it reached is not reached here.
+    static let clockTolerance: TimeInterval = 5
 
     /// How long a push the relay took but the platform refused (gorush's error, not a dead token) waits before its
     /// next try: `retryDelay`, doubling with each earlier try, at most an hour. A push refused for what it is (too

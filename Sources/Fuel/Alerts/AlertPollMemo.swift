@@ -72,15 +72,16 @@ struct AlertPollMemo {
     }
 
     /// When a decision of an alert with this delivery rule, made at `now`, may be pushed: `immediate` now, or at
-    /// the end of the alert's quiet hours; `daily` at the next `at` in the device's zone (or, should that fall in its
-    /// quiet hours, at their end), grouped with that day's other decisions of the alert into one summary.
+    /// the end of the alert's quiet hours; `daily` at the next `at` in the device's zone, once a local day (the first
+    /// of a time the clocks repeat), or, should that fall in its quiet hours, at their end; grouped with that day's
+    /// other decisions of the alert into one summary.
     mutating func schedule(_ record: PackedAlert, zones: [TimeZone], now: Date) -> Schedule {
         let rule = Rule(dailyAt: record.dailyAt, quietFrom: record.quietFrom, quietTo: record.quietTo, zone: record.zone)
         if let known = schedules[rule] { return known }
         let zone = zones[Int(record.zone)]
         let schedule: Schedule
         if record.dailyAt != PackedAlert.noMinute, let at = TimeOfDay(minutes: Int(record.dailyAt)) {
-            let when = at.nextOccurrence(onOrAfter: now, in: zone)
+            let when = at.nextOccurrence(onOrAfter: now, in: zone, repeats: false)
             schedule = Schedule(deliverAfter: record.quietHours?.deliveryTime(for: when, in: zone) ?? when,
                                 day: CalendarDay(containing: when, in: zone).description)
         } else if let quiet = record.quietHours {

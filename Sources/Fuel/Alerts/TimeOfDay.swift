@@ -41,15 +41,16 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The first instant at or after `instant` at which the local time in `zone` is this time. On the night clocks go
-    /// back over it the time happens twice, and the second counts (02:30 after 02:40 on the first pass is the repeat
-    /// that night, not 02:30 the next day); on the night they jump over it, the jump is the first instant past it
-    /// (02:30 skipped by a jump from 02:00 to 03:00 is 03:00).
-    public func nextOccurrence(onOrAfter instant: Date, in zone: TimeZone) -> Date {
+    /// back over it the time happens twice, and with `repeats` the second counts (after 02:40 on the first pass the
+    /// next 02:30 is the repeat that night: where quiet hours end); without, only a day's first (a daily time happens
+    /// once a day). On the night clocks jump over it, the jump is the first instant past it (02:30 skipped by a jump
+    /// from 02:00 to 03:00 is 03:00).
+    public func nextOccurrence(onOrAfter instant: Date, in zone: TimeZone, repeats: Bool = true) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var day = calendar.startOfDay(for: instant)
         for _ in 0..<3 {
-            for candidate in occurrences(on: day, calendar) where candidate >= instant { return candidate }
+            for candidate in occurrences(on: day, calendar).prefix(repeats ? 2 : 1) where candidate >= instant { return candidate }
             day = calendar.date(byAdding: .day, value: 1, to: day) ?? day.addingTimeInterval(86_400)
         }
         return instant

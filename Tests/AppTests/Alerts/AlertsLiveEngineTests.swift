@@ -119,6 +119,15 @@ struct AlertsLiveEngineTests {
                 "SELECT extract(epoch FROM deliver_after - now())::float8 AS wait FROM notifications WHERE decision_key = 'quiet' AND sent_at IS NULL")
             let wait = try #require(waiting.first.flatMap { $0["wait"] }.flatMap(Double.init))
             #expect(wait > 25 * 60 && wait <= 31 * 60, "held to the quiet hours' end, about 30 minutes on: \(wait) s")
+
+            // The database chose a row as due; a sender clock 2 s short of the quiet hours' end counts it as reached
+            // (holding it again would only repeat the pass until the clocks agree).
+            let boundary = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + 120)
+            let end = TimeOfDay(boundary, in: sydney)
+            let almost = QuietHours(from: TimeOfDay(minutes: (end.minutes + 1_380) % 1_440)!, to: end)
+            try await OutboxRepository(client: world.client).decide([row("almost", almost)], token: token)
+            #expect(try await world.sender(clock: { boundary - 2 }).deliverOnce() == 1)
+            #expect(world.relay.received.map(\.title) == ["awake", "almost"])
         }
     }
 

@@ -59,11 +59,11 @@ final class AlertsLiveWorld: @unchecked Sendable {
     /// A sender on the fake relay; `sleep` is how its `run()` idles (a test's stands in for the clock).
     func sender(
         batch: Int = 500, pushBatch: Int = 100, retryDelay: TimeInterval = 30,
-        sleep: @escaping @Sendable (Double) async throws -> Void = { _ in throw CancellationError() }
+        sleep: @escaping @Sendable (Double) async throws -> Void = { _ in throw CancellationError() }, clock: @escaping @Sendable () -> Date = { Date() }
     ) -> AlertSenderService {
         let push = GorushClient(settings: PushSettings(url: relay.baseURL, topic: "au.petty.app", batchSize: pushBatch, retry: PushRetry(attempts: 2, base: 0.01)))
         return AlertSenderService(client: client, push: push, shareBase: "https://petty.example", mayAct: { true }, health: health,
-                                  logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: { Date() }, sleep: sleep, batch: batch, retryDelay: retryDelay)
+                                  logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: clock, sleep: sleep, batch: batch, retryDelay: retryDelay)
     }
 
     /// Publishes snapshot `version` with station 1's U91 at `tenths` (and a steady filler so the price counts), and

@@ -157,6 +157,23 @@ struct AlertKindsTests {
         #expect(deliverAfter(quietTo: "07:30") == W.utc("2026-12-01T23:30:00Z"), "quiet until 07:30 exclusive: 07:30 AWST")
     }
 
+    /// A daily time happens once a local day: on the night Sydney's clocks go back over 02:30 (5 April 2026, at
+    /// 15:30 and 16:30 UTC) the summary goes at the first, and a decision between the two waits for the next day's,
+    /// in the next day's group: two summaries of one group would be two pushes.
+    @Test func aDailyTimeTheClocksRepeatSummarisesOnce() {
+        func decided(at instant: Date) -> AlertDecision? {
+            let alert = W.alert(1, .priceDrop, .stations([1]), change: 10, delivery: .daily(at: TimeOfDay("02:30")!))
+            var states: AlertStates = [:]
+            let first = W.snapshot(version: 1, at: instant - 60, [.init(station: 1, tenths: 1_900)])
+            let second = W.snapshot(version: 2, at: instant, [.init(station: 1, tenths: 1_800)])
+            return W.step([alert], from: first, to: second, states: &states).decisions.first
+        }
+        let before = decided(at: W.utc("2026-04-04T14:00:00Z")) // 01:00 AEDT
+        #expect(before?.deliverAfter == W.utc("2026-04-04T15:30:00Z") && before?.summaryGroup == "daily.a1.2026-04-05")
+        let between = decided(at: W.utc("2026-04-04T15:40:00Z")) // 02:40 AEDT, before the repeat
+        #expect(between?.deliverAfter == W.utc("2026-04-05T16:30:00Z") && between?.summaryGroup == "daily.a1.2026-04-06")
+    }
+
     @Test func aDailyAlertIsDeferredTo0730LocalInOneSummaryGroup() {
         let alert = W.alert(1, .priceDrop, .stations([1, 2]), change: 10, delivery: .daily(at: TimeOfDay("07:30")!), zone: "Australia/Perth")
         var states: AlertStates = [:]
