@@ -102,7 +102,7 @@ enum DeviceBodies {
         json.field("station_id", station)
         json.field("fuel", payload["fuel"] as? String)
         json.field("price", (payload["price"] as? NSNumber)?.doubleValue, places: 1)
-        json.field("url", station.map { "\(shareBase.description)/stations/\($0)" })
+        json.field("url", station.map(shareBase.stationLink))
         json.raw("}")
     }
 

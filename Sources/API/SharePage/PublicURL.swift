@@ -32,6 +32,9 @@ public struct PublicURL: Equatable, Sendable, CustomStringConvertible {
         self.init(trusted: trimmed)
     }
 
+    /// A station's share link, `<base>/stations/<id>` (what a push's and the inbox's `url` carry).
+    public func stationLink(_ id: Int) -> String { "\(description)/stations/\(id)" }
+
     /// The default: `http://host:port` of the listen address (an IPv6 address in brackets).
     public init(listenHost host: String, port: Int) {
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host

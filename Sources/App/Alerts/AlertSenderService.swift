@@ -1,3 +1,4 @@
+import API
 import AlertStore
 import Foundation
 import Fuel
@@ -20,8 +21,8 @@ final class AlertSenderService: Service {
     let outbox: OutboxRepository
     let devices: DeviceRepository
     let push: GorushClient?
-    /// The share link base (`https://petty.example`): a push's `url` is `<base>/stations/<id>`.
-    let shareBase: String
+    /// The public base (`https://petty.example`): a push's `url` is its station's share link on it.
+    let shareBase: PublicURL
     let mayAct: @Sendable () -> Bool
     let health: AlertsHealthUpdate
     let logger: Logger
@@ -61,7 +62,7 @@ final class AlertSenderService: Service {
     }
 
     init(
-        client: PostgresClient, push: GorushClient?, shareBase: String, mayAct: @escaping @Sendable () -> Bool, health: @escaping AlertsHealthUpdate,
+        client: PostgresClient, push: GorushClient?, shareBase: PublicURL, mayAct: @escaping @Sendable () -> Bool, health: @escaping AlertsHealthUpdate,
         logger: Logger, clock: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
         interval: Double = 1, batch: Int = 500, retryDelay: TimeInterval = 30
@@ -170,7 +171,7 @@ final class AlertSenderService: Service {
                     token: row.pushToken, platform: row.platform == .ios ? .ios : .android, title: planned.title, message: planned.message,
                     collapseID: row.entry.collapseID,
                     data: PushData(alertID: row.entry.alertID ?? 0, stationID: payload.stationID, fuel: payload.fuel, price: payload.price,
-                                   url: "\(shareBase)/stations/\(payload.stationID)")))
+                                   url: shareBase.stationLink(payload.stationID))))
                 attempt.sent.append(Attempt.Sent(push: planned, deviceID: deviceID, token: row.pushToken, attempts: row.entry.attempts))
             }
         }

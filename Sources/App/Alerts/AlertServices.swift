@@ -22,7 +22,7 @@ package struct AlertServices {
         let log = logger.labelled("alerts")
         let push = try PushSettings(environment: environment).map { GorushClient(settings: $0, log: { line in log.notice(line) }) }
         evaluator = AlertEvaluatorService(client: client, current: { store.current.index }, leadership: leadership, health: health, logger: log, clock: clock)
-        sender = AlertSenderService(client: client, push: push, shareBase: config.publicBaseURL.description, mayAct: { leadership() != nil },
+        sender = AlertSenderService(client: client, push: push, shareBase: config.publicBaseURL, mayAct: { leadership() != nil },
                                     health: health, logger: log, clock: clock)
     }
 

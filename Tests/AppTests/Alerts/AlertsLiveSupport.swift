@@ -62,7 +62,7 @@ final class AlertsLiveWorld: @unchecked Sendable {
         sleep: @escaping @Sendable (Double) async throws -> Void = { _ in throw CancellationError() }, clock: @escaping @Sendable () -> Date = { Date() }
     ) -> AlertSenderService {
         let push = GorushClient(settings: PushSettings(url: relay.baseURL, topic: "au.petty.app", batchSize: pushBatch, retry: PushRetry(attempts: 2, base: 0.01)))
-        return AlertSenderService(client: client, push: push, shareBase: "https://petty.example", mayAct: { true }, health: health,
+        return AlertSenderService(client: client, push: push, shareBase: try! PublicURL(validating: "https://petty.example"), mayAct: { true }, health: health,
                                   logger: Logger(label: "alerts", level: .critical, sink: .inMemory()), clock: clock, sleep: sleep, batch: batch, retryDelay: retryDelay)
     }
 
