@@ -66,7 +66,9 @@ package func buildApplication(
     app.middleware = [
         TrustedProxyMiddleware(ranges: config.trustedProxies),
         app.requestLog,
-        CORSMiddleware(allowedMethods: [.GET, .HEAD, .POST, .PUT, .DELETE, .OPTIONS]),
+        CORSMiddleware(allowedMethods: [.GET, .HEAD, .POST, .PUT, .DELETE, .OPTIONS],
+                       allowedHeaders: CORSMiddleware.defaultAllowedHeaders + [IdempotencyKey.header],
+                       exposedHeaders: CORSMiddleware.defaultExposedHeaders + ["Location", "Idempotent-Replayed"]),
         app.errors,
         ConditionalRequestMiddleware(),
         // Inside the conditional check, so If-None-Match meets the ETag of the encoding actually served.

@@ -16,8 +16,10 @@ package protocol AlertsBackend: Sendable {
 
     func alerts(deviceID: Int64) throws -> [AlertRecord]
     func alert(deviceID: Int64, alertID: Int64) throws -> AlertRecord?
-    /// Throws `.limitReached` when the device already has `AlertDefinition.maxPerDevice` alerts.
-    func createAlert(deviceID: Int64, _ definition: AlertDefinition) throws -> AlertRecord
+    /// Throws `.limitReached` when the device already has `AlertDefinition.maxPerDevice` alerts. With an
+    /// `idempotencyKey` an earlier create used, answers the alert that create made (`replayed`) and makes none;
+    /// throws `.idempotencyKeyReused` when that alert's definition is another.
+    func createAlert(deviceID: Int64, _ definition: AlertDefinition, idempotencyKey: IdempotencyKey?) throws -> (alert: AlertRecord, replayed: Bool)
     func replaceAlert(deviceID: Int64, alertID: Int64, _ definition: AlertDefinition) throws -> AlertRecord?
     func deleteAlert(deviceID: Int64, alertID: Int64) throws -> Bool
 
@@ -29,6 +31,8 @@ package enum AlertsBackendError: Error, Equatable, Sendable {
     /// The database is not ready or did not answer; `reason` is for anyone to read (no error texts).
     case unavailable(String)
     case limitReached(Int)
+    /// The idempotency key made alert `alertID`, whose definition is not the one sent again.
+    case idempotencyKeyReused(alertID: Int64)
 }
 
 package struct DeviceRegistration: Sendable, Equatable {

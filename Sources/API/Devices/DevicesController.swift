@@ -63,13 +63,19 @@ struct DevicesController: RouteCollection {
     func createAlert(_ request: Request, _ backend: any AlertsBackend) throws -> Response {
         let id = try DeviceAuthorization.check(request, backend: backend)
         let definition = try alertDefinition(request, operation: AlertParameters.operation)
-        let alert: AlertRecord
-        do { alert = try backend.createAlert(deviceID: id, definition) } catch AlertsBackendError.limitReached(let limit) {
+        let key = try IdempotencyKey.of(request)
+        let created: (alert: AlertRecord, replayed: Bool)
+        do { created = try backend.createAlert(deviceID: id, definition, idempotencyKey: key) } catch AlertsBackendError.limitReached(let limit) {
             throw Abort(HTTPStatus(code: 409), reason: "this device already has \(limit) alerts, the most it may have: delete one first",
                         headers: ["Cache-Control": "no-store"])
+        } catch AlertsBackendError.idempotencyKeyReused(let alertID) {
+            throw Abort(HTTPStatus(code: 422), reason: "\(IdempotencyKey.header) was already used to create alert \(alertID), which asks something else: send a new key for a new alert",
+                        headers: ["Cache-Control": "no-store"])
         }
-        var response = DeviceBodies.response(HTTPStatus(code: 201)) { DeviceBodies.alert(alert, &$0) }
-        response.headers.add(name: "Location", value: "/v1/devices/\(id)/alerts/\(alert.id)")
+        // A replay answers as the create it repeats did (RFC draft: the same status), and says it is one.
+        var response = DeviceBodies.response(HTTPStatus(code: 201)) { DeviceBodies.alert(created.alert, &$0) }
+        response.headers.add(name: "Location", value: "/v1/devices/\(id)/alerts/\(created.alert.id)")
+        if created.replayed { response.headers.add(name: "Idempotent-Replayed", value: "true") }
         return response
     }
 

@@ -32,22 +32,55 @@ public struct AlertRepository: Sendable {
     /// statement, so one round trip: claim one of the device's slots (`alert_count`, see migration 3), insert, and
     /// announce; the statement is its own transaction, so all three happen or none.
     public func create(deviceID: Int64, _ definition: AlertDefinition) async throws -> StoredAlert? {
+        try await insert(deviceID: deviceID, definition, idempotencyKey: nil)
+    }
+
+    /// As `create`, for a request the app may send again with the same `idempotencyKey` (its answer was lost):
+    /// the first makes the alert, and a retry (or a racing copy) answers that alert, `replayed`, instead of making
+    /// a second, even when the device has since reached its limit. The same key with another definition throws
+    /// `.idempotencyKeyReused`: nothing is written.
+    public func create(deviceID: Int64, _ definition: AlertDefinition, idempotencyKey: String) async throws -> (alert: StoredAlert, replayed: Bool)? {
+        do {
+            if let created = try await insert(deviceID: deviceID, definition, idempotencyKey: idempotencyKey) { return (created, false) }
+            return nil
+        } catch let error as PostgresError where error.sqlState == SQLState.uniqueViolation {
+            guard let earlier = try await made(deviceID: deviceID, idempotencyKey: idempotencyKey) else { throw error }
+            return try Self.replay(earlier, of: definition)
+        } catch AlertStoreError.alertLimitReached(let limit) {
+            guard let earlier = try await made(deviceID: deviceID, idempotencyKey: idempotencyKey) else { throw AlertStoreError.alertLimitReached(limit: limit) }
+            return try Self.replay(earlier, of: definition)
+        }
+    }
+
+    private func insert(deviceID: Int64, _ definition: AlertDefinition, idempotencyKey: String?) async throws -> StoredAlert? {
         let rows = try await client.query("""
             WITH claimed AS (
                 UPDATE devices SET alert_count = alert_count + 1 WHERE id = $1 AND alert_count < $2 RETURNING id
             ), inserted AS (
-                INSERT INTO alerts (device_id, \(AlertColumns.names)) SELECT id, \(AlertColumns.typedParameters(from: 4)) FROM claimed
+                INSERT INTO alerts (device_id, idempotency_key, \(AlertColumns.names)) SELECT id, $4::text, \(AlertColumns.typedParameters(from: 5)) FROM claimed
                 RETURNING \(AlertColumns.selectList)
             ), announced AS (
                 SELECT pg_notify($3, id::text) FROM inserted
             )
             SELECT inserted.*, EXISTS (SELECT 1 FROM devices WHERE id = $1) AS device_exists, (SELECT count(*) FROM announced) AS announced
             FROM (SELECT 1) AS one LEFT JOIN inserted ON true
-            """, [.text(String(deviceID)), PostgresValue(AlertDefinition.maxPerDevice), .text(Self.changesChannel)] + AlertColumns.values(definition))
+            """, [.text(String(deviceID)), PostgresValue(AlertDefinition.maxPerDevice), .text(Self.changesChannel), PostgresValue(idempotencyKey)]
+                + AlertColumns.values(definition))
         let row = try Self.only(rows)
         guard row["id"] == nil else { return try AlertColumns.alert(row) }
         guard try row.bool("device_exists") else { return nil }
         throw AlertStoreError.alertLimitReached(limit: AlertDefinition.maxPerDevice)
+    }
+
+    /// The alert an earlier request with `idempotencyKey` made, if it still exists.
+    private func made(deviceID: Int64, idempotencyKey: String) async throws -> StoredAlert? {
+        try await client.query("SELECT \(AlertColumns.selectList) FROM alerts WHERE device_id = $1 AND idempotency_key = $2",
+                               [.text(String(deviceID)), .text(idempotencyKey)]).rows.first.map(AlertColumns.alert)
+    }
+
+    private static func replay(_ earlier: StoredAlert, of definition: AlertDefinition) throws -> (alert: StoredAlert, replayed: Bool) {
+        guard earlier.definition == definition else { throw AlertStoreError.idempotencyKeyReused(alertID: earlier.id) }
+        return (earlier, true)
     }
 
     public func list(deviceID: Int64) async throws -> [StoredAlert] {

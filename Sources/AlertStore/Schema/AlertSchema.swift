@@ -100,5 +100,11 @@ public enum AlertSchema {
             -- reads and sorts a device's whole history on every call.
             CREATE INDEX notifications_device_sent ON notifications (device_id, sent_at, id) WHERE sent_at IS NOT NULL
             """),
+        Migration(version: 5, name: "an app's retried alert create is one alert", sql: """
+            -- The Idempotency-Key an app sent with POST /v1/devices/{id}/alerts: a retry with the same key (its answer
+            -- lost on a mobile network, say) answers the alert the first request made instead of making a second.
+            ALTER TABLE alerts ADD COLUMN idempotency_key text;
+            CREATE UNIQUE INDEX alerts_idempotency_key ON alerts (device_id, idempotency_key) WHERE idempotency_key IS NOT NULL
+            """),
     ]
 }

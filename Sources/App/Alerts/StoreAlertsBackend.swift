@@ -57,16 +57,20 @@ struct StoreAlertsBackend: AlertsBackend {
         return try call("read an alert") { try await rows.get(deviceID: deviceID, alertID: alertID) }.map(Self.record)
     }
 
-    func createAlert(deviceID: Int64, _ definition: AlertDefinition) throws -> AlertRecord {
+    func createAlert(deviceID: Int64, _ definition: AlertDefinition, idempotencyKey: IdempotencyKey?) throws -> (alert: AlertRecord, replayed: Bool) {
         let rows = alertRows
         do {
-            guard let stored = try call("create an alert", { try await rows.create(deviceID: deviceID, definition) }) else {
-                // The device was deleted between its authentication and this insert.
-                throw AlertsBackendError.unavailable("this device no longer exists")
+            let created = try call("create an alert") { () async throws -> (alert: StoredAlert, replayed: Bool)? in
+                guard let key = idempotencyKey else { return try await rows.create(deviceID: deviceID, definition).map { ($0, false) } }
+                return try await rows.create(deviceID: deviceID, definition, idempotencyKey: key.text)
             }
-            return Self.record(stored)
+            // Nil: the device was deleted between its authentication and this insert.
+            guard let created else { throw AlertsBackendError.unavailable("this device no longer exists") }
+            return (Self.record(created.alert), created.replayed)
         } catch AlertStoreError.alertLimitReached(let limit) {
             throw AlertsBackendError.limitReached(limit)
+        } catch AlertStoreError.idempotencyKeyReused(let alertID) {
+            throw AlertsBackendError.idempotencyKeyReused(alertID: alertID)
         }
     }
 
@@ -102,7 +106,10 @@ struct StoreAlertsBackend: AlertsBackend {
             runtime.recordReachable()
             return value
         } catch let error as AlertStoreError {
-            if case .alertLimitReached = error { throw error }
+            switch error {
+            case .alertLimitReached, .idempotencyKeyReused: throw error
+            default: break
+            }
             logger.error("alerts: could not \(what): \(error)")
             throw AlertsBackendError.unavailable("price alerts could not be stored: try again shortly")
         } catch is BlockingBridge.Busy {

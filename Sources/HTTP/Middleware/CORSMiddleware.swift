@@ -3,16 +3,22 @@ public struct CORSMiddleware: Middleware {
     public var allowedOrigin: String
     public var allowedMethods: [HTTPMethod]
     public var allowedHeaders: [String]
+    /// Response headers a page's script may read besides the safelisted ones.
+    public var exposedHeaders: [String]
     public var maxAgeSeconds: Int
+
+    public static let defaultAllowedHeaders = ["Accept", "Authorization", "Content-Type", "If-Modified-Since", "If-None-Match"]
+    public static let defaultExposedHeaders = ["ETag", "Last-Modified", "Retry-After"]
 
     public init(
         allowedOrigin: String = "*", allowedMethods: [HTTPMethod] = [.GET, .HEAD, .OPTIONS],
-        allowedHeaders: [String] = ["Accept", "Authorization", "Content-Type", "If-Modified-Since", "If-None-Match"],
+        allowedHeaders: [String] = defaultAllowedHeaders, exposedHeaders: [String] = defaultExposedHeaders,
         maxAgeSeconds: Int = 600
     ) {
         self.allowedOrigin = allowedOrigin
         self.allowedMethods = allowedMethods
         self.allowedHeaders = allowedHeaders
+        self.exposedHeaders = exposedHeaders
         self.maxAgeSeconds = maxAgeSeconds
     }
 
@@ -33,7 +39,7 @@ public struct CORSMiddleware: Middleware {
 
     private func decorate(_ response: inout Response) {
         response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: allowedOrigin)
-        response.headers.replaceOrAdd(name: "Access-Control-Expose-Headers", value: "ETag, Last-Modified, Retry-After")
+        response.headers.replaceOrAdd(name: "Access-Control-Expose-Headers", value: exposedHeaders.joined(separator: ", "))
         if allowedOrigin != "*" { response.headers.add(name: "Vary", value: "Origin") }
     }
 }

@@ -40,17 +40,21 @@ struct AlertsLiveRoutesTests {
     struct Client {
         let port: Int
 
-        func send(_ method: String, _ path: String, _ body: String? = nil, secret: String? = nil) async throws -> (status: Int, json: [String: Any], text: String) {
+        func send(
+            _ method: String, _ path: String, _ body: String? = nil, secret: String? = nil, headers: [String: String] = [:]
+        ) async throws -> (status: Int, json: [String: Any], text: String, headers: [AnyHashable: Any]) {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method
             if let secret { request.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization") }
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             if let body {
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
                 request.httpBody = Data(body.utf8)
             }
             let (data, response) = try await URLSession.shared.data(for: request)
             let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, json, String(decoding: data, as: UTF8.self))
+            let http = response as? HTTPURLResponse
+            return (http?.statusCode ?? 0, json, String(decoding: data, as: UTF8.self), http?.allHeaderFields ?? [:])
         }
 
         func register() async throws -> (id: Int, secret: String) {
@@ -127,6 +131,55 @@ struct AlertsLiveRoutesTests {
             #expect(try await client.send("POST", "/v1/devices/\(device.id)/alerts", #"{"kind": "price_below"}"#, secret: device.secret).status == 400)
             let count = try await database.query("SELECT count(*) AS n FROM alerts")
             #expect(count.first?["n"] == "50")
+        }
+    }
+
+    /// An app whose create's answer was lost (a train into a tunnel) sends it again with the same Idempotency-Key:
+    /// one alert, answered again as created, however the retries arrive (one after another, racing, or once the
+    /// device is full); the same key for another alert is a 422 that writes nothing.
+    @Test func aCreateRetriedWithItsIdempotencyKeyMakesOneAlert() async throws {
+        try await Self.withServer { client, database in
+            let device = try await client.register()
+            let path = "/v1/devices/\(device.id)/alerts"
+            let key = ["Idempotency-Key": "\"7b1c2f9e-0d4a-4a51-9f4e-1f2a3b4c5d6e\""]
+            let first = try await client.send("POST", path, Self.alert, secret: device.secret, headers: key)
+            #expect(first.status == 201, "\(first.text)")
+            #expect(first.headers["Idempotent-Replayed"] == nil)
+            let again = try await client.send("POST", path, Self.alert, secret: device.secret, headers: key)
+            #expect(again.status == 201 && again.text == first.text, "\(again.text)")
+            #expect(again.headers["Idempotent-Replayed"] as? String == "true")
+            #expect(again.headers["Location"] as? String == "\(path)/\(first.json["id"] as? Int ?? -1)")
+
+            let other = #"{"kind": "price_drop", "fuel": "U91", "station_ids": [1], "change": 2}"#
+            let reused = try await client.send("POST", path, other, secret: device.secret, headers: key)
+            #expect(reused.status == 422 && reused.text.contains("Idempotency-Key"), "\(reused.text)")
+            let malformed = try await client.send("POST", path, Self.alert, secret: device.secret, headers: ["Idempotency-Key": "two words"])
+            #expect(malformed.status == 400 && malformed.text.contains("Idempotency-Key"), "\(malformed.text)")
+
+            let racing = ["Idempotency-Key": "racing-copies"]
+            let answers = try await withThrowingTaskGroup(of: (Int, Int?).self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        let answer = try await client.send("POST", path, Self.alert, secret: device.secret, headers: racing)
+                        return (answer.status, answer.json["id"] as? Int)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.0 == 201 } && Set(answers.map(\.1)).count == 1, "\(answers)")
+
+            let stored = try await database.query("SELECT count(*) AS n, (SELECT alert_count FROM devices WHERE id = $1) AS claimed FROM alerts",
+                                                  [.text(String(device.id))])
+            #expect(stored.first?["n"] == "2" && stored.first?["claimed"] == "2", "one alert per key, each counted once")
+
+            for _ in 0..<48 { #expect(try await client.send("POST", path, Self.alert, secret: device.secret).status == 201) }
+            let full = try await client.send("POST", path, Self.alert, secret: device.secret, headers: key)
+            #expect(full.status == 201 && full.headers["Idempotent-Replayed"] as? String == "true", "a full device still answers a retry: \(full.text)")
+            #expect(try await client.send("POST", path, Self.alert, secret: device.secret, headers: ["Idempotency-Key": "new"]).status == 409)
+
+            let neighbour = try await client.register()
+            let theirs = try await client.send("POST", "/v1/devices/\(neighbour.id)/alerts", Self.alert, secret: neighbour.secret, headers: key)
+            #expect(theirs.status == 201 && theirs.headers["Idempotent-Replayed"] == nil, "a key is the device's own")
         }
     }
 

@@ -23,9 +23,12 @@ import Testing
 
     static let json: HTTPHeaders = ["Content-Type": "application/json"]
 
-    func send(_ method: HTTPMethod, _ path: String, _ body: String = "", secret: String? = nil) throws -> (status: Int, json: [String: Any], response: TestResponse) {
+    func send(
+        _ method: HTTPMethod, _ path: String, _ body: String = "", secret: String? = nil, idempotencyKey: String? = nil
+    ) throws -> (status: Int, json: [String: Any], response: TestResponse) {
         var headers = Self.json
         if let secret { headers.add(name: "Authorization", value: "Bearer \(secret)") }
+        if let idempotencyKey { headers.add(name: "Idempotency-Key", value: idempotencyKey) }
         let response = try app.test(method, path, headers: headers, body: Array(body.utf8))
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
         return (Int(response.status.code), object, response)
@@ -178,6 +181,37 @@ import Testing
         #expect(backend.writes == writes)
         let list = try send(.GET, "/v1/devices/\(device.id)/alerts", secret: device.secret)
         #expect((list.json["data"] as? [Any])?.count == 50 && list.json["limit"] as? Int == 50)
+    }
+
+    /// The header's forms: bare or a quoted structured-field string name the same key; anything else is a 400 that
+    /// writes nothing. (What a key does against a real database: `AlertsLiveRoutesTests`.)
+    @Test func anIdempotencyKeyIsBareOrQuotedAndAMalformedOneIsA400() throws {
+        let device = try register()
+        let path = "/v1/devices/\(device.id)/alerts"
+        let body = #"{"kind": "price_drop", "fuel": "U91", "station_ids": [3300], "change": 2}"#
+        let writes = backend.writes
+        for bad in ["", "two words", String(repeating: "k", count: 256), "caf\u{e9}", #""""#, #"a"b"#] {
+            let refused = try send(.POST, path, body, secret: device.secret, idempotencyKey: bad)
+            #expect(refused.status == 400 && (refused.json["reason"] as? String ?? "").contains("Idempotency-Key"), "\(bad): \(refused.json)")
+        }
+        #expect(backend.writes == writes)
+        let bare = try send(.POST, path, body, secret: device.secret, idempotencyKey: "k-1")
+        let quoted = try send(.POST, path, body, secret: device.secret, idempotencyKey: #""k-1""#)
+        #expect(bare.status == 201 && quoted.status == 201 && quoted.json["id"] as? Int == bare.json["id"] as? Int)
+        #expect(bare.response.headers.first(name: "Idempotent-Replayed") == nil && quoted.response.headers.first(name: "Idempotent-Replayed") == "true")
+        #expect(backend.writes == writes + 1)
+    }
+
+    @Test func aBrowserMayRetryACreateWithItsKeyAndReadTheAnswer() throws {
+        let preflight = try app.test(.OPTIONS, "/v1/devices/1/alerts", headers: [
+            "Origin": "https://app.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "idempotency-key"])
+        #expect(preflight.headers.first(name: "Access-Control-Allow-Headers")?.contains("Idempotency-Key") == true)
+        let device = try register()
+        let answer = try app.test(.POST, "/v1/devices/\(device.id)/alerts", headers: [
+            "Origin": "https://app.example", "Content-Type": "application/json", "Authorization": "Bearer \(device.secret)"],
+            body: Array(#"{"kind": "price_drop", "fuel": "U91", "station_ids": [3300], "change": 2}"#.utf8))
+        let exposed = answer.headers.first(name: "Access-Control-Expose-Headers") ?? ""
+        #expect(answer.status.code == 201 && exposed.contains("Location") && exposed.contains("Idempotent-Replayed"), "\(exposed)")
     }
 
     @Test func aQueryOnAListIsRefusedLikeAnyUnknownParameter() throws {

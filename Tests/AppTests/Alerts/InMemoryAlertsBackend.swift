@@ -12,6 +12,12 @@ final class InMemoryAlertsBackend: AlertsBackend {
         var nextID: Int64 = 1
         var writes = 0
         var authentications = 0
+        var keys: [KeyOfDevice: Int64] = [:]
+    }
+
+    struct KeyOfDevice: Hashable {
+        var device: Int64
+        var key: String
     }
 
     let store = Mutex(Store())
@@ -57,8 +63,12 @@ final class InMemoryAlertsBackend: AlertsBackend {
         store.withLock { $0.alerts[alertID].flatMap { $0.device == deviceID ? $0.record : nil } }
     }
 
-    func createAlert(deviceID: Int64, _ definition: AlertDefinition) throws -> AlertRecord {
+    func createAlert(deviceID: Int64, _ definition: AlertDefinition, idempotencyKey: IdempotencyKey?) throws -> (alert: AlertRecord, replayed: Bool) {
         try store.withLock { store in
+            if let idempotencyKey, let earlier = store.keys[KeyOfDevice(device: deviceID, key: idempotencyKey.text)].flatMap({ store.alerts[$0] }) {
+                guard earlier.record.definition == definition else { throw AlertsBackendError.idempotencyKeyReused(alertID: earlier.record.id) }
+                return (earlier.record, true)
+            }
             guard store.alerts.values.filter({ $0.device == deviceID }).count < AlertDefinition.maxPerDevice else {
                 throw AlertsBackendError.limitReached(AlertDefinition.maxPerDevice)
             }
@@ -66,7 +76,8 @@ final class InMemoryAlertsBackend: AlertsBackend {
             store.nextID += 1
             store.writes += 1
             store.alerts[record.id] = (deviceID, record)
-            return record
+            if let idempotencyKey { store.keys[KeyOfDevice(device: deviceID, key: idempotencyKey.text)] = record.id }
+            return (record, false)
         }
     }
 
