@@ -68,6 +68,83 @@ import Testing
         #expect(result.snapshot.entries.allSatisfy { $0.prices.allSatisfy { $0.updatedAt <= later } })
     }
 
+    /// A row dated in the future is refused like an outlier: the station's last good price stays, and no removal
+    /// reaches the change feed.
+    @Test func aRowDatedInTheFutureKeepsTheLastGoodPrice() throws {
+        let known = live(.qld, count: 2, state: .QLD)
+        var update = Fixture.update(.qld, count: 2, tenths: 1_800, state: .QLD, asOf: later)
+        update.prices[0].updatedAt = later.addingTimeInterval(3 * 3_600)
+        let result = Fixture.merge(update, into: known.snapshot, registry: known.registry, at: later)
+        #expect(result.report.isApplied && result.report.futureRows == 1 && result.report.pricesRemoved == 0)
+        #expect(result.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 1_901), "the held price, not a removal")
+        #expect(result.snapshot[2]?.price(of: .U91)?.price == PriceTenths(tenths: 1_802))
+    }
+
+    /// A feed that lists every station but prices a few (a partial answer) is refused: pricing a fuel at fewer than
+    /// half of the stations holding it. At half it is a market, and a rare fuel may go.
+    @Test func aFullListPricingFewerThanHalfTheStationsOfAFuelIsRefused() throws {
+        let known = live(.qld, count: 100, state: .QLD)
+        var partial = Fixture.update(.qld, count: 100, tenths: 1_800, state: .QLD, asOf: later)
+        partial.prices = Array(partial.prices.prefix(49))
+        let refused = Fixture.merge(partial, into: known.snapshot, registry: known.registry, at: later)
+        guard case .rejected(let reason) = refused.report.outcome else { Issue.record("\(refused.report.outcome)"); return }
+        #expect(reason.contains("U91 priced at 49 stations, fewer than half of the 100"), "\(reason)")
+        #expect(refused.snapshot.version == known.snapshot.version && refused.snapshot.priceCount == 100)
+
+        var half = Fixture.update(.qld, count: 100, tenths: 1_800, state: .QLD, asOf: later)
+        half.prices = Array(half.prices.prefix(50))
+        #expect(Fixture.merge(half, into: known.snapshot, registry: known.registry, at: later).report.isApplied)
+
+        // One product's channel answering empty (WA's LPG, say) is the same broken list, for that fuel alone.
+        var withLPG = Fixture.update(.wa, count: 40, state: .WA)
+        withLPG.prices += (1...40).map { Fixture.price(.wa, String($0), 1_100, fuel: .LPG) }
+        let wa = Fixture.merge(withLPG)
+        let noLPG = Fixture.merge(Fixture.update(.wa, count: 40, state: .WA, asOf: later), into: wa.snapshot, registry: wa.registry, at: later)
+        #expect(!noLPG.report.isApplied && noLPG.snapshot.priceCount == 80)
+
+        var rare = Fixture.update(.wa, count: 40, state: .WA)
+        rare.prices += (1...(FeedPolicy.minimumStationsForFuelShrink - 1)).map { Fixture.price(.wa, String($0), 1_100, fuel: .LPG) }
+        let small = Fixture.merge(rare)
+        let gone = Fixture.merge(Fixture.update(.wa, count: 40, state: .WA, asOf: later), into: small.snapshot, registry: small.registry, at: later)
+        #expect(gone.report.isApplied, "a fuel at \(FeedPolicy.minimumStationsForFuelShrink - 1) stations may leave the market")
+    }
+
+    /// A live feed older than the live data held (a stale cache): refused as stale beyond the tolerance, and below it
+    /// no price goes back in time.
+    @Test func anOlderCopyOfALiveFeedNeverTakesPricesBackInTime() throws {
+        let hourAgo = later.addingTimeInterval(-3_600)
+        let known = Fixture.merge(Fixture.update(.qld, count: 10, tenths: 1_850, state: .QLD, asOf: hourAgo), at: hourAgo)
+        let old = Fixture.update(.qld, count: 10, tenths: 1_790, state: .QLD, asOf: hourAgo.addingTimeInterval(-10 * 86_400))
+        let refused = Fixture.merge(old, into: known.snapshot, registry: known.registry, at: later)
+        guard case .rejected(let reason) = refused.report.outcome else { Issue.record("\(refused.report.outcome)"); return }
+        #expect(reason.hasPrefix("stale feed") && refused.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 1_851), "\(reason)")
+
+        // Within the tolerance: the feed is taken, but each held price dated after its row stays.
+        var behind = Fixture.update(.qld, count: 10, tenths: 1_790, state: .QLD, asOf: hourAgo.addingTimeInterval(-600))
+        behind.prices[1].updatedAt = later
+        let merged = Fixture.merge(behind, into: known.snapshot, registry: known.registry, at: later)
+        #expect(merged.report.isApplied && merged.report.keptNewer == 9)
+        #expect(merged.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 1_851))
+        #expect(merged.snapshot[2]?.price(of: .U91)?.price == PriceTenths(tenths: 1_792), "a newer row still moves its price")
+
+        // Sample data is judged by its own capture instant: live data replaces older samples, never the reverse rule.
+        let sample = Fixture.merge(Fixture.update(.qld, count: 10, tenths: 1_850, state: .QLD, asOf: hourAgo), source: .sample, at: hourAgo)
+        let live = Fixture.merge(old, into: sample.snapshot, registry: sample.registry, at: later)
+        #expect(live.report.isApplied && live.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 1_791))
+    }
+
+    /// A coordinate off the globe (a feed's 1e300) never enters the snapshot: every map and distance reads it.
+    @Test func aLocationOffTheGlobeKeepsTheKnownOneOrLeavesANewStationOut() throws {
+        let known = live(.nsw, count: 2, state: .NSW)
+        var broken = Fixture.update(.nsw, count: 3, asOf: later)
+        broken.stations[0].location = Coordinate(latitude: 1e300, longitude: 151.2)
+        broken.stations[2].location = Coordinate(latitude: .nan, longitude: 151.2)
+        let result = Fixture.merge(broken, into: known.snapshot, registry: known.registry, at: later)
+        #expect(result.report.isApplied && result.report.heldMoves == 1)
+        #expect(result.snapshot[1]?.station.location == Coordinate(latitude: -33.87, longitude: 151.21))
+        #expect(result.snapshot.stationCount == 2 && result.snapshot.entries.allSatisfy { $0.station.location.isValid })
+    }
+
     @Test func aThousandKilometreMoveKeepsTheKnownLocation() throws {
         let known = live(.nsw, count: 2, state: .NSW)
         var moved = Fixture.update(.nsw, count: 2, asOf: later)

@@ -26,6 +26,23 @@ import Testing
         #expect(nsw.tally[.unavailablePrice] == 2)
     }
 
+    /// A coordinate no map can hold (1e300 would trap the map's grid) leaves the station out, and its prices as
+    /// an unknown station's, as the other adapters do.
+    @Test func nswStationOffTheGlobeIsLeftOut() throws {
+        let body = """
+            {"stations":[{"brand":"United","code":"972","name":"United Umina","address":"307 Ocean Beach Road, UMINA BEACH NSW 2257",
+              "location":{"latitude":1e300,"longitude":151.3}},
+                         {"brand":"Ampol","code":"973","name":"Ampol Woy Woy","address":"1 Blackwall Road, WOY WOY NSW 2256",
+              "location":{"latitude":-33.48,"longitude":151.32}}],
+             "prices":[{"stationcode":"972","fueltype":"U91","price":189.9,"lastupdated":"15/01/2026 02:30:53"},
+                       {"stationcode":"973","fueltype":"U91","price":191.9,"lastupdated":"15/01/2026 02:30:53"}]}
+            """
+        let nsw = try #require(try NSWFuelCheckAdapter.adapt(data(body), fetchedAt: fetchedAt).first)
+        #expect(nsw.update.stations.map(\.key.sourceID) == ["973"])
+        #expect(nsw.update.prices.map(\.station.sourceID) == ["973"])
+        #expect(nsw.tally[.malformedRow] == 1 && nsw.tally[.unknownStation] == 1)
+    }
+
     @Test func fairFuelPriceBeyondIntRangeIsSkippedNotTrapped() throws {
         let body = """
             {"fuelPriceDetails":[{"fuelStation":{"id":"a","name":"X","address":"85 Burnt Creek Drive, Bungalally, 3401",

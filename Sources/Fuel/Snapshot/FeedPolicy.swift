@@ -17,6 +17,12 @@ public enum FeedPolicy {
     public static let minimumAbsence: TimeInterval = 24 * 3_600
     /// Feeds in a row that must show a growth beyond `growthAllowed` before it is accepted.
     public static let confirmationsForGrowth = 3
+    /// A fuel held at fewer stations than this may vanish from a full feed (a rare fuel its last seller dropped);
+    /// at more, a feed pricing it at fewer than half of them is a broken list, not the market.
+    public static let minimumStationsForFuelShrink = 20
+    /// How far a live full feed's newest price may lag the newest held before the feed is an old copy (a stale
+    /// cache, a replayed file): the station that changed last leaving the list moves the newest back a little.
+    public static let maxFeedRegression: TimeInterval = 3_600
 
     /// How many stations the registry has never seen one feed may bring (a station returning under its own id is
     /// never growth).

@@ -23,17 +23,21 @@ struct MergeBuilder {
     private(set) var pendingSince: [String: Date] = [:]
     /// Whether an unlisted station goes at once (replacing sample data) or only after a stable majority of feeds.
     private let removesAtOnce: Bool
+    /// Whether a held price dated after the feed's row for it stays (live data over live data): an older copy of
+    /// the feed, or a full list behind the deltas already merged, never takes a price back in time.
+    private let keepsNewerPrices: Bool
 
     /// Entries of a full feed equal to the old ones, or kept while unlisted (the old value either way).
     private var unchangedEntries = 0
-    private var added = 0, updated = 0, removed = 0, heldMoves = 0, keptOnOutlier = 0
+    private var added = 0, updated = 0, removed = 0, heldMoves = 0, keptOnOutlier = 0, keptNewer = 0
     private var pricesChanged = 0, pricesRemoved = 0, orphans = 0, tomorrowCount = 0
     private var states: Set<AustralianState> = []
 
     init(
         snapshot: Snapshot, provider: ProviderID, registry: StationRegistry, now: Date, stamp: Date, absences: [String: Int] = [:],
-        absentSince: [String: Date] = [:], removesAtOnce: Bool = true
+        absentSince: [String: Date] = [:], removesAtOnce: Bool = true, keepsNewerPrices: Bool = false
     ) {
+        self.keepsNewerPrices = keepsNewerPrices
         self.absentSince = absentSince
         self.tomorrowDay = WATradingDay.nextTradingDay(after: now).description
         self.provider = provider
@@ -64,9 +68,13 @@ struct MergeBuilder {
     private mutating func station(for key: StationKey, record: StationRecord?) -> Station? {
         let previous = old[key]?.station
         guard var record else { return previous }
-        // A kerb does not move kilometres between two polls: keep the known location, take the rest.
-        if let previous, previous.location.isValid, record.location.isValid,
-           previous.location.distanceKm(to: record.location) > FeedPolicy.maxMoveKm {
+        // A kerb does not move kilometres between two polls, nor off the globe: keep the known location, take the
+        // rest. A new station with no usable location is left out (every map, distance and grid reads it).
+        if !record.location.isValid {
+            guard let previous else { return nil }
+            record.location = previous.location
+            heldMoves += 1
+        } else if let previous, previous.location.isValid, previous.location.distanceKm(to: record.location) > FeedPolicy.maxMoveKm {
             record.location = previous.location
             heldMoves += 1
         }
@@ -93,8 +101,8 @@ struct MergeBuilder {
             let before = old[key]
             var incoming = input.prices[key] ?? [:]
             var prices: [StationPrice] = []
-            // A new price that is an outlier leaves the last good one in place.
-            for fuel in input.outlierFuels[key] ?? [] where incoming[fuel] == nil {
+            // A refused new row (an outlier, a future date) leaves the last good price in place.
+            for fuel in input.keptFuels[key] ?? [] where incoming[fuel] == nil {
                 guard let kept = before?.price(of: fuel) else { continue }
                 prices.append(kept)
                 keptOnOutlier += 1
@@ -102,12 +110,17 @@ struct MergeBuilder {
             }
             for (fuel, record) in incoming {
                 let previous = before?.price(of: fuel)
-                if previous?.price != record.price { pricesChanged += 1 }
                 let tomorrow =
                     replacesTomorrow
                     ? input.tomorrow[key]?[fuel].map { TomorrowPrice(price: $0.price, day: $0.day) }
                     : carried(before?.tomorrow(of: fuel))
                 if replacesTomorrow && tomorrow != nil { tomorrowCount += 1 }
+                if var newer = keptIfNewer(previous, than: record) {
+                    newer.tomorrow = tomorrow
+                    prices.append(newer)
+                    continue
+                }
+                if previous?.price != record.price { pricesChanged += 1 }
                 prices.append(StationPrice(
                     fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: tomorrow,
                     seenAt: seenAt(previous, record)))
@@ -158,6 +171,13 @@ struct MergeBuilder {
     /// Whether the provider's entries are exactly the old ones: every one kept as it was and none gone.
     var changesNoEntry: Bool { unchangedEntries == old.count && providerEntries.count == old.count }
 
+    /// The held price, when it is dated after the feed's row and live data is merged over live data.
+    private mutating func keptIfNewer(_ held: StationPrice?, than record: PriceRecord) -> StationPrice? {
+        guard keepsNewerPrices, let held, held.updatedAt > record.updatedAt else { return nil }
+        keptNewer += 1
+        return held
+    }
+
     mutating func applyDelta(_ input: MergeInput) {
         var entries = old
         var order = oldOrder
@@ -177,6 +197,7 @@ struct MergeBuilder {
             }
             for (fuel, record) in fuels {
                 let previous = entry.price(of: fuel)
+                if keptIfNewer(previous, than: record) != nil { continue }
                 if previous?.price != record.price { pricesChanged += 1 }
                 let price = StationPrice(
                     fuel: fuel, price: record.price, updatedAt: record.updatedAt, tomorrow: carried(entry.tomorrow(of: fuel)),
@@ -226,6 +247,7 @@ struct MergeBuilder {
         report.stationsPendingRemoval = pendingRemoval.count
         report.heldMoves = heldMoves
         report.keptOnOutlier = keptOnOutlier
+        report.keptNewer = keptNewer
         report.pricesChanged = pricesChanged
         report.pricesRemoved = pricesRemoved
         report.orphanPrices += orphans

@@ -3,6 +3,7 @@ import Foundation
 /// A provider update cleaned for merging: outliers dropped price by price, records of other providers
 /// dropped, duplicates resolved (the last station record wins; for prices the newest `updatedAt` wins).
 struct MergeInput {
+    var provider: ProviderID?
     /// Station keys in the order the update lists them (the order new ids are assigned in).
     var stationOrder: [StationKey] = []
     var stations: [StationKey: StationRecord] = [:]
@@ -16,13 +17,14 @@ struct MergeInput {
     var futureRows = 0
     /// Station text fields cut to `FeedPolicy.maxTextLength`.
     var truncatedTexts = 0
-    /// Fuels whose new price was an outlier, by station: their last good price stays.
-    var outlierFuels: [StationKey: Set<FuelType>] = [:]
+    /// Fuels whose new row was refused (an outlier, or dated in the future), by station: their last good price stays.
+    var keptFuels: [StationKey: Set<FuelType>] = [:]
 
     /// `tomorrowDay` is the only day tomorrow records may be for (the next trading day at the merge instant); rows
     /// dated after `now` (plus `FeedPolicy.maxFutureSkew`) are refused.
     init(_ update: ProviderUpdate, tomorrowDay: String, now: Date) {
         let provider = update.provider
+        self.provider = provider
         let latest = now.addingTimeInterval(FeedPolicy.maxFutureSkew)
         for record in update.stations {
             guard record.key.provider == provider else {
@@ -39,11 +41,12 @@ struct MergeInput {
             }
             guard record.updatedAt <= latest else {
                 futureRows += 1
+                keptFuels[record.station, default: []].insert(record.fuel)
                 continue
             }
             guard PricePolicy.kept.contains(record.price) else {
                 outliers += 1
-                outlierFuels[record.station, default: []].insert(record.fuel)
+                keptFuels[record.station, default: []].insert(record.fuel)
                 continue
             }
             if let existing = prices[record.station]?[record.fuel], existing.updatedAt > record.updatedAt { continue }
@@ -67,6 +70,15 @@ struct MergeInput {
     }
 
     var priceCount: Int { prices.values.reduce(0) { $0 + $1.count } }
+
+    /// How many stations the update prices each fuel at, counting a refused row (its last good price stays).
+    var pricedStations: [FuelType: Int] {
+        var counts: [FuelType: Int] = [:]
+        for key in Set(prices.keys).union(keptFuels.keys) {
+            for fuel in Set(prices[key].map { Array($0.keys) } ?? []).union(keptFuels[key] ?? []) { counts[fuel, default: 0] += 1 }
+        }
+        return counts
+    }
 
     private mutating func cap(_ record: StationRecord) -> StationRecord {
         var capped = record

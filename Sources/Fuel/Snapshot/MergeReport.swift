@@ -36,6 +36,8 @@ public struct MergeReport: Hashable, Sendable {
     public var heldMoves = 0
     /// Prices kept because the new value was an outlier.
     public var keptOnOutlier = 0
+    /// Live prices kept because the feed's row for them was dated earlier (an older copy of the feed).
+    public var keptNewer = 0
     /// Price rows dated in the future, dropped.
     public var futureRows = 0
     /// Station records whose text was cut to length.

@@ -68,6 +68,7 @@ extension Snapshot {
 
         if !update.isDelta && !tomorrowOnly {
             if let refusal = staleness(of: update, at: now)
+                ?? regression(of: update, previous: previous, source: source)
                 ?? implausibility(of: input, update: update, known: known, previous: previous, registry: resolvedRegistry)
             {
                 report.outcome = .rejected(reason: refusal.description)
@@ -79,7 +80,8 @@ extension Snapshot {
         // only after several full feeds in a row agree.
         var builder = MergeBuilder(
             snapshot: self, provider: provider, registry: resolvedRegistry, now: now, stamp: stamp(at: now),
-            absences: previous?.pendingRemoval ?? [:], absentSince: previous?.pendingSince ?? [:], removesAtOnce: previous == nil || previous?.source == .sample || source == .sample)
+            absences: previous?.pendingRemoval ?? [:], absentSince: previous?.pendingSince ?? [:], removesAtOnce: previous == nil || previous?.source == .sample || source == .sample,
+            keepsNewerPrices: previous?.source == .live && source == .live)
         if update.isDelta || tomorrowOnly {
             builder.applyDelta(input)
         } else {
@@ -132,6 +134,14 @@ extension Snapshot {
         return .stale(day: "\(day)", current: "\(current)")
     }
 
+    /// Why a live full update is an old copy of the feed (its newest price well behind the newest held), or nil.
+    /// Samples are judged by their own capture instants, never against live data.
+    private func regression(of update: ProviderUpdate, previous: ProviderStatus?, source: DataSource) -> MergeRefusal? {
+        guard source == .live, let previous, previous.source == .live, let held = previous.asOf, !update.prices.isEmpty,
+              update.asOf < held.addingTimeInterval(-FeedPolicy.maxFeedRegression) else { return nil }
+        return .older(newest: update.asOf, held: held)
+    }
+
     /// The next-day prices `entries` hold: the same publication as before when the day is unchanged.
     static func tomorrowHeld(in entries: [StationEntry], previous: TomorrowPublication?, at now: Date) -> TomorrowPublication? {
         var newest: CalendarDay?
@@ -146,6 +156,20 @@ extension Snapshot {
         return TomorrowPublication(day: newest, heldSince: now)
     }
 
+    private func shrunkFuel(of input: MergeInput) -> MergeRefusal? {
+        guard let provider = input.provider else { return nil }
+        var held: [FuelType: Int] = [:]
+        for entry in entries where entry.station.provider == provider {
+            for price in entry.prices { held[price.fuel, default: 0] += 1 }
+        }
+        let priced = input.pricedStations
+        for (fuel, known) in held.sorted(by: { $0.key.ordinal < $1.key.ordinal }) where known >= FeedPolicy.minimumStationsForFuelShrink {
+            let count = priced[fuel] ?? 0
+            if count * 2 < known { return .fuelShrank(fuel: fuel, priced: count, known: known) }
+        }
+        return nil
+    }
+
     private func implausibility(
         of input: MergeInput, update: ProviderUpdate, known: Int, previous: ProviderStatus?, registry: StationRegistry
     ) -> MergeRefusal? {
@@ -155,6 +179,9 @@ extension Snapshot {
         if !servesSample && input.stationCount * 2 < known {
             return .shrank(stations: input.stationCount, known: known)
         }
+        // A list of every station with prices for a few (a partial answer, one product's empty channel) would
+        // remove the rest one fuel at a time.
+        if !servesSample, let shrunk = shrunkFuel(of: input) { return shrunk }
         // Ghost stations must not get in, or every real feed after them looks like "fewer than half".
         let allowed = FeedPolicy.growthAllowed(known: known)
         // Only keys the registry has never seen are growth: stations returning under their own ids are not.

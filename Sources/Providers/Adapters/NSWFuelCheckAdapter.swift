@@ -44,6 +44,7 @@ public enum NSWFuelCheckAdapter {
         var keys = Set<StationKey>()
         for wire in wireStations {
             var station = record(for: wire)
+            guard station.location.isValid else { tally.record(.malformedRow); continue }
             let kind: StationKind = charging.contains(station.key) && !fuelled.contains(station.key) ? .ev : .fuel
             let facts = StationFacts(kind: kind, adBlue: wire.isAdBlueAvailable?.value)
             station.facts = facts.isEmpty ? nil : facts
