@@ -35,6 +35,16 @@ import Testing
         #expect(adapted.update.asOf == Fixture.instant("2019-11-02T22:00:00Z"))
     }
 
+    /// The recorded feed (every item dated 2019-11-03) with its first item moved 3 days ahead: still the 3rd's
+    /// feed, so on the 4th the merge refuses it as stale instead of taking the 3rd's prices as today's.
+    @Test func theFeedIsDatedByMostOfItsItemsNotByOneAhead() throws {
+        let recorded = String(decoding: try Fixture.data("wa_fuelWatchRSS_today_metro_ULP.xml"), as: UTF8.self)
+        let first = try #require(recorded.range(of: "<date>2019-11-03</date>"))
+        let skewed = recorded.replacingCharacters(in: first, with: "<date>2019-11-06</date>")
+        #expect(try today(Data(recorded.utf8)).update.tradingDay?.description == "2019-11-03")
+        #expect(try today(Data(skewed.utf8)).update.tradingDay?.description == "2019-11-03")
+    }
+
     @Test func entitiesAreDecoded() throws {
         let stations = try today(try Fixture.data("wa_fuelWatchRSS_today_metro_ULP.xml")).update.stations
         #expect(stations.contains { $0.name.contains("&") || $0.address.contains("&") || $0.brand.contains("&") })

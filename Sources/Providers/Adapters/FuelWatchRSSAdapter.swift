@@ -17,7 +17,8 @@ public enum FuelWatchRSSAdapter {
 
     /// An empty channel (zero items) is valid: before 14:30 WST a tomorrow feed is empty, meaning "not published yet".
     /// `asOf` is the newest price's 06:00 WST start for `.today`, and `fetchedAt` for `.tomorrow` or an empty feed.
-    /// A `.today` update names the trading day its items are dated (the newest), so a stale feed can be refused.
+    /// A `.today` update names the trading day most of its items are dated (the older on a tie), so a stale feed can
+    /// be refused: one item dated ahead (a typo, a clock) must not pass a whole day-old feed as today's.
     public static func adapt(
         _ data: Data, product: FuelWatchProduct, day: FuelWatchDay, fetchedAt: Date
     ) throws(AdapterError) -> Adapted {
@@ -28,7 +29,7 @@ public enum FuelWatchRSSAdapter {
         var seen = Set<StationKey>()
         var prices: [PriceRecord] = []
         var tomorrow: [TomorrowPriceRecord] = []
-        var newestDay: Int?
+        var itemsByDay: [Int: Int] = [:]
         for (item, key) in zip(items, keys) {
             guard let key, let latitude = item.double("latitude"), let longitude = item.double("longitude") else {
                 tally.record(.malformedRow)
@@ -44,15 +45,16 @@ public enum FuelWatchRSSAdapter {
             guard let days = WireTime.days(isoDay: item["date"]) else { tally.record(.badTimestamp); continue }
             switch day {
             case .today:
-                newestDay = max(newestDay ?? days, days)
+                itemsByDay[days, default: 0] += 1
                 prices.append(PriceRecord(station: key, fuel: product.fuel, price: price, updatedAt: PerthTime.pricingStart(days: days)))
             case .tomorrow:
                 tomorrow.append(TomorrowPriceRecord(station: key, fuel: product.fuel, price: price, day: WireTime.dayString(days: days)))
             }
         }
+        let feedDay = itemsByDay.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key
         let update = ProviderUpdate(
             provider: .wa, stations: stations, prices: prices, tomorrow: tomorrow,
-            asOf: prices.lazy.map(\.updatedAt).max() ?? fetchedAt, tradingDay: newestDay.map(CalendarDay.init(dayNumber:)))
+            asOf: prices.lazy.map(\.updatedAt).max() ?? fetchedAt, tradingDay: feedDay.map(CalendarDay.init(dayNumber:)))
         return Adapted(update: update, tally: tally)
     }
 
