@@ -112,6 +112,22 @@ import Testing
         #expect(midnight.daily[0].close == PriceTenths(tenths: 1_900))
     }
 
+    /// FuelWatch prices change at 06:00 exactly, the trading day's first instant: the price before was never in
+    /// effect that day, so it is neither its high nor its low. A second later, it was (for that second).
+    @Test func aChangeAtTheDaysFirstInstantOpensTheDayAtItsOwnPrice() {
+        let atSix = [mark("2026-04-16T22:00:00Z", 2_499), mark("2026-04-17T22:00:00Z", 1_919)]
+        let window = StationPriceWindow(marks: atSix, state: .WA, through: CalendarDay("2026-04-18")!, days: 2)
+        #expect(window.daily.map(\.day.description) == ["2026-04-17", "2026-04-18"])
+        #expect(window.daily[1] == .init(day: CalendarDay("2026-04-18")!, low: PriceTenths(tenths: 1_919), high: PriceTenths(tenths: 1_919), close: PriceTenths(tenths: 1_919)))
+        let afterSix = [mark("2026-04-16T22:00:00Z", 2_499), mark("2026-04-17T22:00:01Z", 1_919)]
+        #expect(StationPriceWindow(marks: afterSix, state: .WA, through: CalendarDay("2026-04-18")!, days: 2).daily[1].high == PriceTenths(tenths: 2_499))
+        // Local midnight elsewhere: 00:00 AEST on 18 April 2026 is 14:00Z on the 17th.
+        let atMidnight = [mark("2026-04-16T02:00:00Z", 2_099), mark("2026-04-17T14:00:00Z", 1_899)]
+        #expect(StationPriceWindow(marks: atMidnight, state: .NSW, through: CalendarDay("2026-04-18")!, days: 2).daily[1].high == PriceTenths(tenths: 1_899))
+        let beforeMidnight = [mark("2026-04-16T02:00:00Z", 2_099), mark("2026-04-17T13:59:59Z", 1_899)]
+        #expect(StationPriceWindow(marks: beforeMidnight, state: .NSW, through: CalendarDay("2026-04-18")!, days: 2).daily[1].high == PriceTenths(tenths: 1_899))
+    }
+
     @Test func sydneyDaysFollowLocalMidnightAcrossBothDaylightSavingChanges() {
         // DST ends 5 Apr 2026: midnight starting the 6th is 14:00Z (AEST), not 13:00Z (AEDT).
         let april = [mark("2026-04-04T12:30:00Z", 1_900), mark("2026-04-05T13:30:00Z", 1_800), mark("2026-04-05T14:30:00Z", 1_700)]

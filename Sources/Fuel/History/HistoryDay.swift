@@ -19,6 +19,11 @@ public enum HistoryDay {
         state == .WA ? WATradingDay.tradingDay(containing: asOf) : state.day(containing: asOf)
     }
 
+    /// The first instant of `day` in `state`'s calendar: 06:00 Perth for WA, local midnight elsewhere.
+    public static func start(of day: CalendarDay, state: AustralianState) -> Date {
+        state == .WA ? WATradingDay.start(of: day) : day.instant(hour: 0, in: state.zone)
+    }
+
     /// The day a capture made at `instant` describes (adapters know the capture instant).
     public static func described(capturedAt instant: Date, provider: ProviderID, state: AustralianState) -> CalendarDay {
         if state == .WA { return WATradingDay.tradingDay(containing: instant) }

@@ -57,7 +57,9 @@ public struct StationPriceWindow: Hashable, Sendable {
             }
             if current?.day != day {
                 close(until: day)
-                let open = carried ?? mark.price
+                // A change at the day's first instant (every FuelWatch change, at 06:00) leaves the price carried in
+                // never in effect that day.
+                let open = mark.at > HistoryDay.start(of: day, state: state) ? carried ?? mark.price : mark.price
                 current = Day(day: day, low: min(open, mark.price), high: max(open, mark.price), close: mark.price)
             } else {
                 current!.low = min(current!.low, mark.price)
