@@ -72,7 +72,10 @@ extension FuelIndex {
                 priceTable[fuelBase + slot] >= 0 && (!countedOnly || standingTable[fuelBase + slot] == 0)
             }
         }
+        let fuelKind = UInt8(StationKind.allCases.firstIndex(of: .fuel)!)
         let found = corridorHits(query.route, detourKm: query.detourKm, in: candidates, budget: .perRequest) { slot in
+            // A route search is for a fill: EV charging sites are left out, as every list leaves them out by default.
+            guard layout.kindOrdinals[slot] == fuelKind else { return false }
             guard let access = query.access else { return true }
             return entries.withUnsafeBufferPointer { access.admits($0.baseAddress! + slot, membersOnly: isMembersOnly(slot)) }
         }
