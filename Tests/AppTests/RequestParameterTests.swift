@@ -23,6 +23,20 @@ import Testing
         return try AppTestSupport.json(res)["reason"] as? String ?? ""
     }
 
+    /// Codes and choices take any ASCII case, and nothing else that Unicode case mapping turns into their letters:
+    /// `ſ` (long s) upper-cases to S and the Kelvin sign lower-cases to k.
+    @Test func codesAndChoicesFoldASCIICaseOnly() throws {
+        #expect(try data("/v1/stations?state=nsw&limit=1").count == 1)
+        #expect(try data("/v1/stations?fuel=u91&limit=1").count == 1)
+        #expect(try data("/v1/stations?fuel=u91,dl&limit=1").count == 1)
+        #expect(try reason("/v1/stations?state=n%C5%BFw").contains("Unknown state"))
+        #expect(try reason("/v1/averages?state=%C5%BFA").contains("Unknown state"))
+        #expect(try reason("/v1/stations?fuel=u91,%C5%BF").contains("Unknown fuel"))
+        #expect(try data("/v1/stations/along?polyline=_p~iF~ps%7CU_ulLnnqC&sort=ALONG_KM&limit=1").count <= 1)
+        #expect(try reason("/v1/stations/along?polyline=_p~iF~ps%7CU_ulLnnqC&sort=along_%E2%84%AAm").contains("sort must be one of"))
+        #expect(try reason("/v1/prices/changes?since=2026-01-01T00:00:00Z&state=n%C5%BFw").contains("Unknown state"))
+    }
+
     @Test func favouritesReturnEveryRequestedStationWithoutALimit() throws {
         let known = AppTestSupport.sampleDataset.snapshot.entries.suffix(80).map(\.id.rawValue)
         let asked = known + [999_999, 888_888]

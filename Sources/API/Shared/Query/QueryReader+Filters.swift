@@ -31,7 +31,7 @@ extension QueryReader {
         }
         var fuels: [FuelType] = []
         for raw in try list(name) {
-            guard let fuel = FuelType(rawValue: raw.uppercased()) else {
+            guard let fuel = FuelType(rawValue: raw.asciiUppercased) else {
                 throw bad("Unknown \(name.rawValue) '\(raw.prefix(40))'; valid codes: \(FuelType.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated for any of several")
             }
             if !fuels.contains(fuel) { fuels.append(fuel) }

@@ -75,7 +75,7 @@ struct QueryReader<Name: ParameterName> {
 
     func bool(_ name: Name) throws -> Bool? {
         guard let raw = try string(name) else { return nil }
-        switch raw.lowercased() {
+        switch raw.asciiLowercased {
         case "true": return true
         case "false": return false
         default: throw bad("\(name.rawValue) must be true or false, got '\(raw.prefix(40))'")
@@ -105,7 +105,7 @@ struct QueryReader<Name: ParameterName> {
     func choice<T: RawRepresentable & CaseIterable>(_ name: Name, as type: T.Type) throws -> T? where T.RawValue == String {
         guard let raw = try string(name) else { return nil }
         // Every choice is lower case, so one given that way is found without lower-casing a copy.
-        guard let value = T(rawValue: raw) ?? T(rawValue: raw.lowercased()) else {
+        guard let value = T(rawValue: raw) ?? T(rawValue: raw.asciiLowercased) else {
             throw bad("\(name.rawValue) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), got '\(raw.prefix(40))'")
         }
         return value
@@ -115,7 +115,7 @@ struct QueryReader<Name: ParameterName> {
     func code<Code: RawRepresentable & CaseIterable>(_ name: Name, listing: String) throws -> Code? where Code.RawValue == String {
         guard let raw = try string(name) else { return nil }
         // Every code is upper case, so one given that way is found without upper-casing a copy.
-        guard let code = Code(rawValue: raw) ?? Code(rawValue: raw.uppercased()) else {
+        guard let code = Code(rawValue: raw) ?? Code(rawValue: raw.asciiUppercased) else {
             throw bad("Unknown \(name.rawValue) '\(raw.prefix(40))'; valid \(listing): \(Code.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return code
