@@ -85,6 +85,26 @@ import Testing
         #expect(ids == (try require(plain["data"] as? [[String: Any]])).compactMap { $0["id"] as? Int })
     }
 
+    /// Pins are the list's stations, so the list's meta holds: favourites say which ids are gone, and a page in id
+    /// order names where the next starts, the same as the full list's.
+    @Test func compactFavouritesAndIdPagesCarryTheListsMeta() throws {
+        let favourites = try AppTestSupport.list(try app.test(.GET, "/v1/stations?ids=1,999999&compact=true")).meta
+        #expect(favourites["missing"] as? [Int] == [999999], "\(favourites)")
+        var after = 5_000, seen: [Int] = []
+        for _ in 0..<3 {
+            let path = "/v1/stations?after=\(after)&limit=2"
+            let pins = try AppTestSupport.list(try app.test(.GET, path + "&compact=true"))
+            let full = try AppTestSupport.list(try app.test(.GET, path)).meta
+            #expect(pins.meta["next_after"] as? Int == full["next_after"] as? Int && pins.meta["next_after"] != nil, "\(pins.meta)")
+            let ids = pins.data.compactMap { $0["id"] as? Int }
+            #expect(ids.count == 2 && ids.allSatisfy { $0 > after } && Set(ids).isDisjoint(with: seen))
+            seen += ids
+            after = try require(pins.meta["next_after"] as? Int)
+        }
+        let spread = try AppTestSupport.list(try app.test(.GET, "/v1/stations?\(Self.nsw)&compact=true&limit=50")).meta
+        #expect(spread["sampled"] as? Bool == true && spread["next_after"] == nil, "a spread is no page")
+    }
+
     @Test func aCompactPinHasOnlyIdLocationBrandAndTheAskedPrice() throws {
         let res = try app.test(.GET, "/v1/stations?ids=1&fuel=U91&compact=true")
         let pin = try require((try AppTestSupport.json(res)["data"] as? [[String: Any]])?.first)

@@ -4,9 +4,13 @@ import HTTP
 /// `compact=true`: map pins. Each is the snapshot's ready `CompactStationEncoding.head` plus the asked fuel's
 /// `price` (and `tomorrow`, where published); with several fuels (`fuel=U91,E10`), the lowest of them and a
 /// `fuel` naming it. A price that does not count (stale, implausible) is left out rather than pinned on a map.
-/// `meta.sampled` says whether the pins are an even spread (`FuelIndex.mapPins`) rather than a page.
+/// `meta.sampled` says whether the pins are an even spread (`FuelIndex.mapPins`) rather than a page; a page in id
+/// order has `meta.next_after`, and favourites (`ids=`) `meta.missing`, as the full list has.
 enum CompactStationListBody {
-    static func response(pins: MapPinPage, fuels: [FuelType], view: PettyView, state: AustralianState?, rawQuery: String?) -> Response {
+    static func response(
+        pins: MapPinPage, fuels: [FuelType], view: PettyView, state: AustralianState?, rawQuery: String?, missing: [StationID]? = nil,
+        keyset: Bool = false
+    ) -> Response {
         let page = pins.page
         let rendered = view.rendered
         let meta = rendered.meta(for: state)
@@ -35,6 +39,11 @@ enum CompactStationListBody {
             hash.combine(rendered.hashes[hit.slot])
         }
         meta.writeListEnd(total: page.total, limit: page.limit, offset: page.offset, into: &json) { json in
+            if keyset { KeysetPaging.writeNextAfter(page, entries: entries, into: &json) }
+            if let missing {
+                MissingIDs.write(missing, into: &json)
+                for id in missing { hash.combine(UInt64(id.rawValue)) }
+            }
             json.field("sampled", pins.isSampled)
             if let cell = pins.cellDegrees {
                 json.raw(",\"sampling\":\"cheapest_per_cell\",\"cell_degrees\":")

@@ -29,7 +29,9 @@ struct StationsController: RouteCollection {
         if params.compact {
             let pins: MapPinPage
             do { pins = try view.index.mapPins(matching: query, spread: spreadsPins) } catch { throw Abort(.badRequest, reason: "\(error)") }
-            return CompactStationListBody.response(pins: pins, fuels: query.fuels, view: view, state: query.state, rawQuery: request.head.rawQuery)
+            return CompactStationListBody.response(
+                pins: pins, fuels: query.fuels, view: view, state: query.state, rawQuery: request.head.rawQuery,
+                missing: ids.map { view.index.unknownIDs($0) }, keyset: query.isIDOrder && !pins.isSampled)
         }
         let page: SlotPage
         do { page = try view.index.slots(matching: query) } catch { throw Abort(.badRequest, reason: "\(error)") }
@@ -113,13 +115,8 @@ enum StationListBody {
                     hash.mix(json.written(from: start))
                 }
                 guard let missing else { return }
-                json.raw(",\"missing\":[")
-                for (index, id) in missing.enumerated() {
-                    if index > 0 { json.raw(",") }
-                    json.int(id.rawValue)
-                    hash.mix(UInt64(id.rawValue))
-                }
-                json.raw("]")
+                MissingIDs.write(missing, into: &json)
+                for id in missing { hash.mix(UInt64(id.rawValue)) }
             }
             hash.mix(meta.hash)
             etag = hash.weakETag
