@@ -163,6 +163,8 @@ import Testing
         // Sydney asked about ACT gets Sydney's.
         let tas = try require(try data("/v1/summary?state=TAS&fuel=U91")["advice"] as? [String: Any])
         #expect(tas["advice"] as? String == "no_cycle")
+        let reason = tas["reason"] as? String ?? ""
+        #expect(reason.contains("this state") && !reason.contains("point"), "no point was given: \(reason)")
         let act = try data("/v1/summary?state=ACT&fuel=U91&near=-33.87,151.21")
         #expect((act["advice"] as? [String: Any])?["city"] as? String == "sydney")
     }

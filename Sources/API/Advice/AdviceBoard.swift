@@ -18,6 +18,9 @@ final class AdviceBoard: Sendable {
     let outside: [FuelType: Response]
     /// The `data` object for a point outside every metro area, per fuel (the summary embeds the same).
     let outsideFragments: [FuelType: [UInt8]]
+    /// The same answer for a state without a cycling capital (ACT, TAS, NT), whose reason speaks of the state: the
+    /// summary asked by state was given no point.
+    let noCycleStateFragments: [FuelType: [UInt8]]
     /// WA's published tomorrow board (all fuels) by WA's clock, for points outside Perth (`nearby`); nil until published.
     let waTomorrow: TomorrowBoard?
     let waSource: DataSource
@@ -33,6 +36,7 @@ final class AdviceBoard: Sendable {
     let summaryParts = SummaryPartsTable()
 
     static let outsideReason = "That point is outside the Sydney, Melbourne, Brisbane, Adelaide and Perth metro areas, the cities whose prices move in a cycle."
+    static let noCycleStateReason = "Prices in this state do not move in a cycle to time a fill by: only the Sydney, Melbourne, Brisbane, Adelaide and Perth metro areas do."
 
     init(view: PettyView, wall: Date) {
         version = view.version
@@ -70,11 +74,15 @@ final class AdviceBoard: Sendable {
         }
         var outside: [FuelType: Response] = [:]
         var outsideFragments: [FuelType: [UInt8]] = [:]
+        var noCycleStateFragments: [FuelType: [UInt8]] = [:]
         for fuel in FuelType.allCases {
             var body = JSONWriter(capacity: 320)
             AdviceBody(outside: fuel, reason: Self.outsideReason).write(into: &body)
             outside[fuel] = Self.response(fragment: body.bytes, meta: view.rendered.meta(for: nil), lastModified: view.rendered.lastModified)
             outsideFragments[fuel] = body.bytes
+            var state = JSONWriter(capacity: 320)
+            AdviceBody(outside: fuel, reason: Self.noCycleStateReason).write(into: &state)
+            noCycleStateFragments[fuel] = state.bytes
         }
         expiresAt = validUntil.filter { city, _ in !(view.clocks.provider(of: city.state).map(view.clocks.isFrozen) ?? false) }
             .values.min() ?? .distantFuture
@@ -83,6 +91,7 @@ final class AdviceBoard: Sendable {
         self.responses = responses
         self.outside = outside
         self.outsideFragments = outsideFragments
+        self.noCycleStateFragments = noCycleStateFragments
     }
 
     /// The `/v1/advice` data for a WA point outside Perth once tomorrow's prices are published: tomorrow-based

@@ -72,9 +72,9 @@ struct SummaryController: RouteCollection {
         } else if let near {
             json.raw(board.nearbyFragment(fuel: fuel, near: near, snapshot: view.snapshot) ?? board.outsideFragments[fuel]!)
         } else {
-            // A state without a cycling capital (ACT, TAS, NT): the same object as anywhere outside a metro area
-            // (`no_cycle`), never null, so the widget reads one shape.
-            json.raw(board.outsideFragments[fuel]!)
+            // A state without a cycling capital (ACT, TAS, NT): the object of anywhere outside a metro area
+            // (`no_cycle`), never null, so the widget reads one shape; its reason names the state, not a point.
+            json.raw(board.noCycleStateFragments[fuel]!)
         }
         json.raw(",\"cheapest\":[")
         let fragments = view.rendered.fragments
