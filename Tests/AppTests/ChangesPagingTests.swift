@@ -87,6 +87,17 @@ import Testing
         #expect(reason?.hasPrefix("ids must be a comma-separated list of station ids") == true)
     }
 
+    /// A `since` just past the feed's end (a phone's clock a few minutes ahead) hands back the feed's end: a
+    /// cursor at the phone's instant would skip what is merged before it.
+    @Test func aSinceAheadOfTheFeedHandsBackItsEndNotTheInstantAsked() throws {
+        let end = try require(ChangeCursor(token: try require(page("limit=1").meta["sync_token"] as? String)))
+        for ahead in [1.0, 600] {
+            let since = ISOTimestamp.string(Date(timeIntervalSince1970: (end.changedAt.timeIntervalSince1970 + ahead).rounded(.up) + 1))
+            let answer = try page("since=\(since)")
+            #expect(answer.items.isEmpty && answer.meta["next_cursor"] as? String == end.token, "since=\(since): \(answer.meta)")
+        }
+    }
+
     @Test func anEmptyPageKeepsItsPlaceAndBadCursorsAreRefused() throws {
         let empty = try page("since=2030-01-01T00:00:00Z")
         #expect(empty.items.isEmpty)

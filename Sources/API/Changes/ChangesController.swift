@@ -44,8 +44,10 @@ struct ChangesController: RouteCollection {
             Self.write(event, slot: slot, standing: standing, rendered: rendered, into: &json)
         }
         // An empty page hands back where it stood (or the feed's end, from the beginning), so the client keeps its place.
-        // A `since` past the feed's end (a clock ahead, a typo) hands back the end, never a cursor from the future.
-        let next = (page.last ?? start.map { ChangeHorizon.isFromTheFuture($0, feed: feed, wall: context.clock()) ? feed.end : $0 } ?? feed.end).token
+        // A `since` past the feed's end (a phone's clock a few minutes ahead, a typo) hands back the end: a cursor at
+        // that instant would skip every change merged before it.
+        let stood = cursor ?? start.map { $0.precedes(feed.end) ? $0 : feed.end }
+        let next = (page.last ?? stood ?? feed.end).token
         // The list meta's `sync_token` is this feed's end: the view's render and its feed come from one basis.
         rendered.meta(for: state).writeListEnd(total: count, limit: limit, offset: nil, into: &json) { json in
             if let since {
