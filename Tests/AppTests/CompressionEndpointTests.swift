@@ -34,8 +34,11 @@ struct CompressionEndpointTests {
             compressed += 1
             #expect(Gzip.decompress(gzip.body) == plain.body, "\(target): gzip does not decode to the plain body")
             if let etag = plain.headers.first(name: "ETag") {
-                let gzipETag = CompressibleBody.gzipETag(for: etag)
-                #expect(gzip.headers.first(name: "ETag") == gzipETag, "\(target)")
+                // A stored body's gzip ETag is weak (its first and later gzips differ in bytes); one gzipped per
+                // request keeps the plain one's strength.
+                let derived = CompressibleBody.gzipETag(for: etag)
+                let gzipETag = try require(gzip.headers.first(name: "ETag"))
+                #expect([derived, derived.hasPrefix("W/") ? derived : "W/" + derived].contains(gzipETag), "\(target): \(gzipETag)")
                 let revalidated = try app.test(.GET, target, headers: ["Accept-Encoding": "gzip", "If-None-Match": gzipETag])
                 #expect(revalidated.status == .notModified, "\(target) If-None-Match \(gzipETag): \(revalidated.status)")
                 #expect(try app.test(.GET, target, headers: ["If-None-Match": gzipETag]).status == .ok, "\(target): gzip ETag matched plain")

@@ -4,13 +4,14 @@ import Synchronization
 /// the ETag each encoding is served with. The first client to ask gets it at the fast per-request level, made for
 /// it and not kept; the second and later get it at a better level, made once and kept. A body asked for once (a
 /// distinct URL, as a client crawling every one of them sends) then costs what a per-request gzip costs, and one
-/// served many times still travels small. Both are the same gzip representation of the same bytes (no client or
-/// cache sees a difference but the size), so they share the `-gz` ETag.
+/// served many times still travels small. Both decode to the same bytes, so they share the `-gz` ETag, which is
+/// therefore weak (`W/`) whatever the plain one is: a strong validator promises the same bytes (RFC 9110 §8.8.1),
+/// and the two gzips are not.
 ///
 /// Attach it with `Response(status:headers:compressible:)`; `CompressionMiddleware` then serves the stored gzip.
 public final class CompressibleBody: Sendable {
     public let plain: [UInt8]
-    /// The gzip variant's ETag, derived once from the plain one (nil without an ETag).
+    /// The gzip variant's ETag, derived once from the plain one and weak (nil without an ETag).
     public let gzipETag: String?
     private let gzipped: Mutex<Gzipped>
 
@@ -21,7 +22,10 @@ public final class CompressibleBody: Sendable {
 
     public init(_ plain: [UInt8], etag: String?, gzip: [UInt8]? = nil) {
         self.plain = plain
-        gzipETag = etag.map(Self.gzipETag(for:))
+        gzipETag = etag.map { etag in
+            let gzip = Self.gzipETag(for: etag)
+            return gzip.hasPrefix("W/") ? gzip : "W/" + gzip
+        }
         gzipped = Mutex(Gzipped(kept: gzip))
     }
 
