@@ -25,8 +25,15 @@ import Testing
             dataset: Dataset().merging(update, source: .live, at: asOf).0)
         let fresh = try AppTestSupport.json(try app.test(.GET, "/v1/summary?state=WA&fuel=U91"))
         #expect((fresh["data"] as? [String: Any])?["stale_since"] is NSNull)
+        func healthOfWA() throws -> String? {
+            let providers = try AppTestSupport.json(try app.test(.GET, "/health"))["providers"] as? [[String: Any]]
+            return providers?.first { $0["provider"] as? String == "wa" }?["status"] as? String
+        }
+        #expect(try healthOfWA() == "ok")
 
         store.markQuiet(at: wall)
+        // Polls that bring nothing new are not failures, but an operator must see that every price is stale.
+        #expect(try healthOfWA() == "stale")
         let station = try app.test(.GET, "/v1/stations/1").bodyString
         #expect(station.contains("\"stale\":true"))
         let summary = try require(try AppTestSupport.json(try app.test(.GET, "/v1/summary?state=WA&fuel=U91"))["data"] as? [String: Any])

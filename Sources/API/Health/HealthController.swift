@@ -90,14 +90,16 @@ struct HealthController: RouteCollection {
     }
 
     /// Each provider the snapshot holds data from or the pollers have tried: its data from the snapshot, how its
-    /// polls go from the status store (`sample` while serving samples and not failing).
+    /// polls go from the status store (`sample` while serving samples and not failing), and `stale` too when polls
+    /// succeed but bring nothing new for longer than the provider's limit (`QuietProviders`: every price is stale).
     static func providers(_ snapshot: Snapshot, health: [ProviderID: ProviderHealth], seenThrough: String? = nil) -> [HealthDTO.ProviderInfo] {
         let ids = Set(snapshot.statuses.map(\.provider)).union(health.keys).sorted()
         return ids.map { provider in
             let data = snapshot.status(of: provider)
             let polls = health[provider] ?? ProviderHealth()
             let source = data?.source ?? .live
-            let state = polls.state != .ok ? polls.state.rawValue : (source == .sample ? "sample" : "ok")
+            let state = polls.state != .ok ? polls.state.rawValue
+                : source == .sample ? "sample" : data?.staleSince != nil ? ProviderHealth.State.stale.rawValue : "ok"
             return HealthDTO.ProviderInfo(
                 provider: provider.rawValue, status: state, source: source.rawValue,
                 asOf: data?.asOf.map(ISOTimestamp.string), lastAttempt: polls.lastAttempt.map(ISOTimestamp.string),
