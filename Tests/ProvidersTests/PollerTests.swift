@@ -189,6 +189,29 @@ final class PollerTests: Sendable {
         #expect(rolled.tomorrow == nil)
     }
 
+    /// FuelWatch publishes product by product: with ULP published and diesel not yet, the poller keeps asking until
+    /// diesel is too, instead of counting tomorrow as held.
+    @Test func waTomorrowPublishedForSomeProductsIsAskedForAgainUntilAllAre() async throws {
+        let wa = try WATradingDayPolls()
+        defer { wa.fake.stop() }
+        let (zone, today, fake, harness, poller) = (WATradingDay.zone, wa.today, wa.fake, wa.harness, wa.poller)
+        let at1440 = today.instant(hour: 14, minute: 40, in: zone)
+        fake.publishTomorrow(except: ["4"])
+        let partial = await harness.step(poller, at: { at1440 })
+        #expect(partial.first?.contains("still waiting for DL") == true, "\(partial)")
+        let tomorrowRequests = { fake.requests.filter { $0.query.hasSuffix("Day=tomorrow") }.count }
+        #expect(tomorrowRequests() == 7)
+        #expect(harness.status(.wa)?.nextPoll == at1440.addingTimeInterval(600))
+
+        fake.publishTomorrow()
+        let all = await harness.step(poller, at: { at1440.addingTimeInterval(600) })
+        #expect(tomorrowRequests() == 14 && all.first?.contains("still waiting") == false, "\(all)")
+        let diesel = harness.stations(.wa).compactMap { $0.price(of: .DL)?.tomorrow }
+        #expect(!diesel.isEmpty)
+        await harness.step(poller, at: { at1440.addingTimeInterval(1_200) })
+        #expect(tomorrowRequests() == 14, "all published: no more tomorrow requests today")
+    }
+
     @Test func waSchedulesTheTomorrowWindowAndTheRollover() async throws {
         let wa = try WATradingDayPolls()
         defer { wa.fake.stop() }

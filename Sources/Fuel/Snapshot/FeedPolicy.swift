@@ -21,8 +21,9 @@ public enum FeedPolicy {
     /// at more, a feed pricing it at fewer than half of them is a broken list, not the market.
     public static let minimumStationsForFuelShrink = 20
     /// How far a live full feed's newest price may lag the newest held before the feed is an old copy (a stale
-    /// cache, a replayed file): the station that changed last leaving the list moves the newest back a little.
-    public static let maxFeedRegression: TimeInterval = 3_600
+    /// cache, a replayed file): the station that changed last leaving the list moves the newest back, by hours in a
+    /// quiet state's night. Below it, no price goes back in time either (`MergeBuilder.keepsNewerPrices`).
+    public static let maxFeedRegression: TimeInterval = 6 * 3_600
 
     /// How many stations the registry has never seen one feed may bring (a station returning under its own id is
     /// never growth).

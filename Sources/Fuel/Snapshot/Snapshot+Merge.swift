@@ -67,9 +67,10 @@ extension Snapshot {
         }
 
         if !update.isDelta && !tomorrowOnly {
+            // A half list is refused as one before its newest price (gone with the stations left out) is judged old.
             if let refusal = staleness(of: update, at: now)
-                ?? regression(of: update, previous: previous, source: source)
                 ?? implausibility(of: input, update: update, known: known, previous: previous, registry: resolvedRegistry)
+                ?? regression(of: update, previous: previous, source: source)
             {
                 report.outcome = .rejected(reason: refusal.description)
                 return MergeResult(snapshot: remembering(refusal, of: provider, previous: previous), registry: registry, report: report)

@@ -32,6 +32,10 @@ public actor WAPoller: ProviderPoller {
 
     private var lastTodaySuccess: Date?
     private var lastTomorrowAttempt: Date?
+    /// The products whose today feed held prices at the last today poll: each publishes a tomorrow feed.
+    private var pricedToday: Set<FuelWatchProduct> = []
+    /// The products whose tomorrow feed has been published for `day` (FuelWatch publishes them one by one).
+    private var tomorrowPublished: (day: CalendarDay, products: Set<FuelWatchProduct>)?
     private var lastSitesAttempt: Date?
     private var siteFacts: FuelWatchSiteFacts?
 
@@ -66,6 +70,7 @@ public actor WAPoller: ProviderPoller {
                 // The next step is decided as if today succeeded and published with the merge (one store update);
                 // a rejection is handled by the runner.
                 lastTodaySuccess = now
+                pricedToday = Set(zip(products, parts).filter { !$0.1.update.prices.isEmpty }.map(\.0))
                 // After the prices, never before: a slow or failing site list must not hold up or fail a price poll.
                 if sitesDue(at: now) { notes.append(await refreshSiteFacts(now: now)) }
                 if let siteFacts {
@@ -98,7 +103,12 @@ public actor WAPoller: ProviderPoller {
                     let update = ProviderUpdate(provider: .wa, stations: [], prices: [], tomorrow: dated, asOf: now, isDelta: true)
                     let tomorrowReport = sink.apply(update, at: now)
                     let late = sink.status(of: .wa)?.tomorrow.map { " \(PollerGroup.duration($0.delay)) after 14:30" } ?? ""
-                    notes.append("tomorrow (\(target)) published: \(tomorrowReport.tomorrowPrices) prices, first held\(late)")
+                    let published = Set(zip(products, parts).filter { $0.1.update.tomorrow.contains { $0.day == target.description } }.map(\.0))
+                    let before = tomorrowPublished?.day == target ? tomorrowPublished!.products : []
+                    tomorrowPublished = (target, before.union(published))
+                    let waiting = pricedToday.subtracting(tomorrowPublished!.products).map(\.fuel.rawValue).sorted()
+                    let rest = waiting.isEmpty ? "" : "; still waiting for \(waiting.joined(separator: ", "))"
+                    notes.append("tomorrow (\(target)) published: \(tomorrowReport.tomorrowPrices) prices, first held\(late)\(rest)")
                     if report == nil { report = tomorrowReport }
                 }
             }
@@ -169,9 +179,14 @@ public actor WAPoller: ProviderPoller {
         return lastTodaySuccess < dayStart || now >= lastTodaySuccess.addingTimeInterval(interval - 1)
     }
 
-    /// Whether the store holds tomorrow's prices for the next trading day at `now`.
+    /// Whether the store holds tomorrow's prices for the next trading day at `now`, from every product priced today:
+    /// one published before the others (ULP at 14:30, diesel at 14:40) is asked for again until all are.
     private func holdsTomorrow(_ sink: any ProviderSink, at now: Date) -> Bool {
-        sink.status(of: .wa)?.tomorrow?.day == WATradingDay.nextTradingDay(after: now)
+        let target = WATradingDay.nextTradingDay(after: now)
+        guard sink.status(of: .wa)?.tomorrow?.day == target else { return false }
+        guard !pricedToday.isEmpty else { return true }
+        guard let tomorrowPublished, tomorrowPublished.day == target else { return false }
+        return pricedToday.isSubset(of: tomorrowPublished.products)
     }
 
     /// The earliest of: the next today poll, the next tomorrow attempt, and just after the next 06:00 rollover.

@@ -42,6 +42,8 @@ final class FakeProvider: @unchecked Sendable {
         var validToken = "token-1"
         var tokensIssued = 0
         var tomorrowPublished = false
+        /// Products (`Product=N`) whose tomorrow feed stays empty while the others are published.
+        var tomorrowLate: Set<String> = []
         /// The WA trading day today's RSS is dated with.
         var waToday: CalendarDay
     }
@@ -92,7 +94,12 @@ final class FakeProvider: @unchecked Sendable {
 
     func set(_ path: String, _ behaviour: Behaviour) { state.withLock { $0.behaviours[path] = behaviour } }
     func expireToken() { state.withLock { $0.validToken = "token-expired-\($0.tokensIssued)" } }
-    func publishTomorrow(_ published: Bool = true) { state.withLock { $0.tomorrowPublished = published } }
+    func publishTomorrow(_ published: Bool = true, except late: Set<String> = []) {
+        state.withLock {
+            $0.tomorrowPublished = published
+            $0.tomorrowLate = late
+        }
+    }
     var tokensIssued: Int { state.withLock { $0.tokensIssued } }
     var requests: [Recorded] { state.withLock { $0.requests } }
     func count(_ path: String) -> Int { requests.filter { $0.path == path }.count }
@@ -132,7 +139,7 @@ final class FakeProvider: @unchecked Sendable {
             behaviour == .empty ? json(#"{"stations":[],"prices":[]}"#) : Response(contentType: "application/json", body: Array(tasBody))
         }
         data(WAPoller.path, validate: { _ in nil }) { [self] request, behaviour in
-            let (published, today) = state.withLock { ($0.tomorrowPublished, $0.waToday) }
+            let (published, today) = state.withLock { ($0.tomorrowPublished && !$0.tomorrowLate.contains(request.query["Product"] ?? ""), $0.waToday) }
             if request.query["Day"] == "tomorrow" {
                 return rss(published ? Self.bumped(Self.redated(waToday, to: today.advanced(by: 1)), by: 2) : Self.emptyRSS)
             }
