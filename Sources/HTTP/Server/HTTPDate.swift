@@ -30,14 +30,28 @@ struct HTTPDateCache {
         return Array(text.utf8)
     }
 
-    /// Parses an IMF-fixdate back to seconds since 1970 (for `If-Modified-Since`); nil when malformed.
+    /// Parses an HTTP-date back to seconds since 1970 (for `If-Modified-Since`); nil when malformed. Recipients
+    /// must take all three forms (RFC 9110 §5.6.7): IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, the obsolete RFC 850
+    /// `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`.
     static func parse(_ text: String) -> Int? {
         let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT",
-              let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
-        else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3 else { return nil }
+        let day: Int?, month: Int?, year: Int?, time: Substring
+        switch parts.count {
+        case 6 where parts[5] == "GMT":
+            (day, month, year, time) = (Int(parts[1]), months.firstIndex(of: String(parts[2])), Int(parts[3]), parts[4])
+        case 4 where parts[3] == "GMT":
+            let date = parts[1].split(separator: "-")
+            guard date.count == 3, date[2].count == 2, let twoDigits = Int(date[2]) else { return nil }
+            // A two-digit year is the most recent past one with those digits, read here as 1970-2069.
+            (day, month, year, time) = (Int(date[0]), months.firstIndex(of: String(date[1])), twoDigits + (twoDigits >= 70 ? 1900 : 2000), parts[2])
+        case 5:
+            (day, month, year, time) = (Int(parts[2]), months.firstIndex(of: String(parts[1])), Int(parts[4]), parts[3])
+        default:
+            return nil
+        }
+        guard let day, let month, let year, (1...31).contains(day) else { return nil }
+        let clock = time.split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3, (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
         var fields = tm()
         fields.tm_year = Int32(year - 1900)
         fields.tm_mon = Int32(month)
