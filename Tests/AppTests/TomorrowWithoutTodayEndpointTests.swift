@@ -51,6 +51,28 @@ import Testing
         #expect(summary.values.reduce(0, +) == total)
     }
 
+    /// The station's JSON (and the share link asked for JSON, the same bytes) carries what the page shows: an app
+    /// reading `/v1/stations/3369` sees tomorrow's prices of the fuels it cannot sell today.
+    @Test func itsJSONCarriesTomorrowsPricesForTheFuelsWithNoneToday() throws {
+        let id = try Self.walkawayID()
+        let app = try AppTestSupport.sharedSampleApp()
+        let detail = try app.test(.GET, "/v1/stations/\(id)")
+        let station = try require(try AppTestSupport.json(detail)["data"] as? [String: Any])
+        #expect((station["prices"] as? [Any])?.isEmpty == true)
+        let only = try require(station["tomorrow_only"] as? [[String: Any]])
+        #expect(only.map { $0["fuel"] as? String } == ["U91", "DL"])
+        #expect(only.map { ($0["tomorrow"] as? [String: Any])?["price"] as? Double } == [218.0, 316.0])
+        #expect(only.allSatisfy { ($0["tomorrow"] as? [String: Any])?["day"] as? String == "2026-04-23" })
+        let spec = try OpenAPISpec.load()
+        let operation = try require(spec.operations.first { $0.method == "get" && $0.path == "/v1/stations/{id}" })
+        let problems = spec.problems(with: ObservedResponse(detail), for: operation, label: "GET /v1/stations/\(id)")
+        #expect(problems.isEmpty, "\(problems)")
+        let shared = try app.test(.GET, "/stations/\(id)", headers: ["Accept": "application/json"])
+        #expect(shared.body == detail.body)
+        // A station with prices today has no such member: the usual object is unchanged.
+        #expect(!(try app.test(.GET, "/v1/stations/1").bodyString.contains("tomorrow_only")))
+    }
+
     @Test func itsSharePageShowsTomorrowsPrices() throws {
         let id = try Self.walkawayID()
         let app = try AppTestSupport.sharedSampleApp()

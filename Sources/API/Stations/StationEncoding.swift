@@ -42,6 +42,22 @@ enum StationEncoding {
             writePrice(price, standing: standing(price.fuel), versus: versus(price.fuel), into: &json)
         }
         json.raw("]")
+        // A WA fuel with no price today (the station closed) but one published for tomorrow: present only then, so
+        // the usual station object is unchanged, and an app can show what the share page shows.
+        if !entry.tomorrowOnly.isEmpty {
+            json.raw(",\"tomorrow_only\":[")
+            for (index, only) in entry.tomorrowOnly.enumerated() {
+                if index > 0 { json.raw(",") }
+                json.raw("{\"fuel\":")
+                json.string(only.fuel.rawValue)
+                json.field("fuel_name", only.fuel.displayName)
+                json.raw(",\"tomorrow\":{\"price\":")
+                json.price(only.tomorrow.price)
+                json.field("day", only.tomorrow.day)
+                json.raw("}}")
+            }
+            json.raw("]")
+        }
         return json.bytes
     }
 
