@@ -67,6 +67,11 @@ import Testing
         let operation = try require(spec.operations.first { $0.method == "get" && $0.path == "/v1/stations/{id}" })
         let problems = spec.problems(with: ObservedResponse(detail), for: operation, label: "GET /v1/stations/\(id)")
         #expect(problems.isEmpty, "\(problems)")
+        // The change feed hands a syncing app the same station object.
+        let changes = try app.test(.GET, "/v1/prices/changes?ids=\(id)")
+        #expect(changes.bodyString.contains("\"tomorrow_only\""), "\(changes.bodyString.prefix(300))")
+        let feed = try require(spec.operations.first { $0.method == "get" && $0.path == "/v1/prices/changes" })
+        #expect(spec.problems(with: ObservedResponse(changes), for: feed, label: "changes ids=\(id)").isEmpty)
         let shared = try app.test(.GET, "/stations/\(id)", headers: ["Accept": "application/json"])
         #expect(shared.body == detail.body)
         // A station with prices today has no such member: the usual object is unchanged.
