@@ -80,6 +80,22 @@ import Testing
         #expect(result.snapshot[2]?.price(of: .U91)?.price == PriceTenths(tenths: 1_802))
     }
 
+    /// The feed's date is its newest row kept: one row dated days ahead, dropped, must not date the feed (and the
+    /// provider) at the merge instant, or the corrected feed after it is refused as hours old.
+    @Test func aRowDatedAheadDoesNotDateTheFeedAndItsCorrectionIsTaken() throws {
+        let t0 = Fixture.now
+        let known = Fixture.merge(Fixture.update(.qld, count: 10, tenths: 1_850, state: .QLD, asOf: t0), at: t0)
+        var ahead = Fixture.update(.qld, count: 10, tenths: 1_850, state: .QLD, asOf: t0)
+        ahead.prices[0].updatedAt = t0.addingTimeInterval(3 * 86_400)
+        ahead.asOf = ahead.prices[0].updatedAt
+        let merged = Fixture.merge(ahead, into: known.snapshot, registry: known.registry, at: t0.addingTimeInterval(7 * 3_600))
+        #expect(merged.report.isApplied && merged.report.futureRows == 1)
+        #expect(merged.snapshot.status(of: .qld)?.asOf == t0)
+        let corrected = Fixture.update(.qld, count: 10, tenths: 1_850, state: .QLD, asOf: t0)
+        let next = Fixture.merge(corrected, into: merged.snapshot, registry: merged.registry, at: t0.addingTimeInterval(7 * 3_600 + 600))
+        #expect(next.report.isApplied, "\(next.report.outcome)")
+    }
+
     /// A feed that lists every station but prices a few (a partial answer) is refused: pricing a fuel at fewer than
     /// half of the stations holding it. At half it is a market, and a rare fuel may go.
     @Test func aFullListPricingFewerThanHalfTheStationsOfAFuelIsRefused() throws {
@@ -101,6 +117,17 @@ import Testing
         let wa = Fixture.merge(withLPG)
         let noLPG = Fixture.merge(Fixture.update(.wa, count: 40, state: .WA, asOf: later), into: wa.snapshot, registry: wa.registry, at: later)
         #expect(!noLPG.report.isApplied && noLPG.snapshot.priceCount == 80)
+
+        // A fuel gone for good is taken once feeds have shown it for a day (`FeedPolicy.minimumAbsence`): WA's LPG
+        // channel closed for ever must not freeze every other fuel's prices with it.
+        let since = try #require(noLPG.snapshot.status(of: .wa)?.shrinkSince)
+        #expect(since == later && noLPG.snapshot.version == wa.snapshot.version)
+        let dayLess = later.addingTimeInterval(FeedPolicy.minimumAbsence - 60)
+        let stillRefused = Fixture.merge(Fixture.update(.wa, count: 40, state: .WA, asOf: dayLess), into: noLPG.snapshot, registry: noLPG.registry, at: dayLess)
+        #expect(!stillRefused.report.isApplied && stillRefused.snapshot.status(of: .wa)?.shrinkSince == later)
+        let dayOn = later.addingTimeInterval(FeedPolicy.minimumAbsence)
+        let taken = Fixture.merge(Fixture.update(.wa, count: 40, state: .WA, asOf: dayOn), into: stillRefused.snapshot, registry: stillRefused.registry, at: dayOn)
+        #expect(taken.report.isApplied && taken.snapshot.priceCount == 40 && taken.snapshot.status(of: .wa)?.shrinkSince == nil)
 
         var rare = Fixture.update(.wa, count: 40, state: .WA)
         rare.prices += (1...(FeedPolicy.minimumStationsForFuelShrink - 1)).map { Fixture.price(.wa, String($0), 1_100, fuel: .LPG) }
@@ -126,6 +153,15 @@ import Testing
         #expect(merged.report.isApplied && merged.report.keptNewer == 9)
         #expect(merged.snapshot[1]?.price(of: .U91)?.price == PriceTenths(tenths: 1_851))
         #expect(merged.snapshot[2]?.price(of: .U91)?.price == PriceTenths(tenths: 1_792), "a newer row still moves its price")
+
+        // A price a delta set after the feed was made is not one the feed could list: it stays.
+        var e10 = Fixture.update(.qld, count: 1, tenths: 1_700, state: .QLD, asOf: hourAgo.addingTimeInterval(60), isDelta: true)
+        e10.stations = []
+        e10.prices = [Fixture.price(.qld, "1", 1_720, fuel: .E10, at: hourAgo.addingTimeInterval(60))]
+        let delta = Fixture.merge(e10, into: known.snapshot, registry: known.registry, at: hourAgo.addingTimeInterval(60))
+        let copy = Fixture.merge(Fixture.update(.qld, count: 10, tenths: 1_850, state: .QLD, asOf: hourAgo), into: delta.snapshot, registry: delta.registry, at: later)
+        #expect(copy.report.isApplied && copy.report.pricesRemoved == 0)
+        #expect(copy.snapshot[1]?.price(of: .E10)?.price == PriceTenths(tenths: 1_720))
 
         // Sample data is judged by its own capture instant: live data replaces older samples, never the reverse rule.
         let sample = Fixture.merge(Fixture.update(.qld, count: 10, tenths: 1_850, state: .QLD, asOf: hourAgo), source: .sample, at: hourAgo)

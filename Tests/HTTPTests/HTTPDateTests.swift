@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test(arguments: ["", "Sun, 06 Nov 1994 08:49:37 UTC", "Sunday, 06-Nov-1994 08:49:37 GMT", "Sun Nov 6 25:49:37 1994",
-                      "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nox 1994 08:49:37 GMT", "yesterday"])
+                      "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nox 1994 08:49:37 GMT", "yesterday",
+                      "Sun, 06 Nov 99999999999 08:49:37 GMT", "Sun Nov 6 08:49:37 99999999999", "Sun, 06 Nov -5 08:49:37 GMT"])
     func anythingElseIsNoDate(text: String) {
         #expect(HTTPDate.unixTime(from: text) == nil)
     }

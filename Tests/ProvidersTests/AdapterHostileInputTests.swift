@@ -26,21 +26,27 @@ import Testing
         #expect(nsw.tally[.unavailablePrice] == 2)
     }
 
-    /// A coordinate no map can hold (1e300 would trap the map's grid) leaves the station out, and its prices as
-    /// an unknown station's, as the other adapters do.
-    @Test func nswStationOffTheGlobeIsLeftOut() throws {
-        let body = """
-            {"stations":[{"brand":"United","code":"972","name":"United Umina","address":"307 Ocean Beach Road, UMINA BEACH NSW 2257",
-              "location":{"latitude":1e300,"longitude":151.3}},
-                         {"brand":"Ampol","code":"973","name":"Ampol Woy Woy","address":"1 Blackwall Road, WOY WOY NSW 2256",
-              "location":{"latitude":-33.48,"longitude":151.32}}],
-             "prices":[{"stationcode":"972","fueltype":"U91","price":189.9,"lastupdated":"15/01/2026 02:30:53"},
-                       {"stationcode":"973","fueltype":"U91","price":191.9,"lastupdated":"15/01/2026 02:30:53"}]}
-            """
-        let nsw = try #require(try NSWFuelCheckAdapter.adapt(data(body), fetchedAt: fetchedAt).first)
-        #expect(nsw.update.stations.map(\.key.sourceID) == ["973"])
-        #expect(nsw.update.prices.map(\.station.sourceID) == ["973"])
-        #expect(nsw.tally[.malformedRow] == 1 && nsw.tally[.unknownStation] == 1)
+    /// A coordinate no map can hold (1e300 traps the map's grid) from NSW, adapted and merged: a known station
+    /// keeps its last good location and takes its new price; a new one is left out, with its prices.
+    @Test func nswStationOffTheGlobeKeepsItsKnownLocationOrIsLeftOut() throws {
+        func feed(_ latitude: String, price: String, extra: String = "") -> Data {
+            data("""
+                {"stations":[{"brand":"United","code":"972","name":"United Umina","address":"307 Ocean Beach Road, UMINA BEACH NSW 2257",
+                  "location":{"latitude":\(latitude),"longitude":151.3}}\(extra)],
+                 "prices":[{"stationcode":"972","fueltype":"U91","price":\(price),"lastupdated":"15/01/2026 02:30:53"},
+                           {"stationcode":"973","fueltype":"U91","price":191.9,"lastupdated":"15/01/2026 02:30:53"}]}
+                """)
+        }
+        let first = try #require(try NSWFuelCheckAdapter.adapt(feed("-33.5", price: "189.9"), fetchedAt: fetchedAt).first)
+        let known = Snapshot.empty.merging(first.update, registry: StationRegistry(), at: fetchedAt)
+        let broken = #",{"brand":"Ampol","code":"973","name":"Ampol Woy Woy","address":"1 Blackwall Road, WOY WOY NSW 2256","location":{"latitude":1e300,"longitude":151.3}}"#
+        let second = try #require(try NSWFuelCheckAdapter.adapt(feed("1e300", price: "185.9", extra: broken), fetchedAt: fetchedAt).first)
+        let merged = known.snapshot.merging(second.update, registry: known.registry, at: fetchedAt)
+        #expect(merged.report.isApplied && merged.report.heldMoves == 1)
+        #expect(merged.snapshot.entries.map(\.station.key.sourceID) == ["972"], "the new station off the globe is left out")
+        let umina = try #require(merged.snapshot.entries.first)
+        #expect(umina.station.location == Coordinate(latitude: -33.5, longitude: 151.3))
+        #expect(umina.price(of: .U91)?.price == PriceTenths(tenths: 1_859))
     }
 
     @Test func fairFuelPriceBeyondIntRangeIsSkippedNotTrapped() throws {

@@ -29,6 +29,9 @@ public struct ProviderStatus: Hashable, Codable, Sendable {
     public var staleSince: Date?
     /// Full feeds in a row refused for growing too fast (`FeedPolicy`); growth is accepted once enough agree.
     public var growthRejections: Int?
+    /// When full feeds began to be refused for pricing a fuel at fewer than half its stations; the shrink is taken
+    /// once `FeedPolicy.minimumAbsence` has passed (a fuel gone for good). Cleared by the next feed applied.
+    public var shrinkSince: Date?
 
     /// The starting point for a provider we have no data from yet.
     static func initial(_ provider: ProviderID, source: DataSource = .live) -> ProviderStatus {

@@ -92,7 +92,8 @@ struct MergeBuilder {
         return previous
     }
 
-    mutating func applyFull(_ input: MergeInput, replacesTomorrow: Bool) {
+    /// `feedAsOf`: when the feed was made (its newest row); held live prices set after it stay (`keepsNewerPrices`).
+    mutating func applyFull(_ input: MergeInput, replacesTomorrow: Bool, feedAsOf: Date = .distantFuture) {
         let keys = input.stations.isEmpty ? oldOrder : input.stationOrder
         var listed = Set<StationKey>()
         for key in keys {
@@ -126,7 +127,13 @@ struct MergeBuilder {
                     seenAt: seenAt(previous, record)))
             }
             if let before {
-                let kept = Set(prices.map(\.fuel))
+                var kept = Set(prices.map(\.fuel))
+                // A price set after the feed was made (a delta merged since) is not one the feed could list.
+                for held in before.prices where keepsNewerPrices && !kept.contains(held.fuel) && held.updatedAt > feedAsOf {
+                    prices.append(held)
+                    kept.insert(held.fuel)
+                    keptNewer += 1
+                }
                 pricesRemoved += before.prices.lazy.filter { incoming[$0.fuel] == nil && !kept.contains($0.fuel) }.count
             }
             let priced = Set(prices.map(\.fuel))

@@ -71,6 +71,9 @@ struct MergeInput {
 
     var priceCount: Int { prices.values.reduce(0) { $0 + $1.count } }
 
+    /// When the newest price kept was set (rows dated in the future are not kept).
+    var newestPriceAt: Date? { prices.values.lazy.flatMap(\.values).map(\.updatedAt).max() }
+
     /// How many stations the update prices each fuel at, counting a refused row (its last good price stays).
     var pricedStations: [FuelType: Int] {
         var counts: [FuelType: Int] = [:]

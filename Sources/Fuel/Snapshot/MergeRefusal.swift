@@ -40,4 +40,9 @@ enum MergeRefusal: Hashable, Sendable, CustomStringConvertible {
         if case .growth = self { return true }
         return false
     }
+
+    var isFuelShrink: Bool {
+        if case .fuelShrank = self { return true }
+        return false
+    }
 }

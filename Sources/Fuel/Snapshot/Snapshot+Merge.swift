@@ -69,11 +69,11 @@ extension Snapshot {
         if !update.isDelta && !tomorrowOnly {
             // A half list is refused as one before its newest price (gone with the stations left out) is judged old.
             if let refusal = staleness(of: update, at: now)
-                ?? implausibility(of: input, update: update, known: known, previous: previous, registry: resolvedRegistry)
+                ?? implausibility(of: input, update: update, known: known, previous: previous, registry: resolvedRegistry, at: now)
                 ?? regression(of: update, previous: previous, source: source)
             {
                 report.outcome = .rejected(reason: refusal.description)
-                return MergeResult(snapshot: remembering(refusal, of: provider, previous: previous), registry: registry, report: report)
+                return MergeResult(snapshot: remembering(refusal, of: provider, previous: previous, at: now), registry: registry, report: report)
             }
         }
 
@@ -86,7 +86,7 @@ extension Snapshot {
         if update.isDelta || tomorrowOnly {
             builder.applyDelta(input)
         } else {
-            builder.applyFull(input, replacesTomorrow: !update.tomorrow.isEmpty)
+            builder.applyFull(input, replacesTomorrow: !update.tomorrow.isEmpty, feedAsOf: input.newestPriceAt ?? update.asOf)
         }
         builder.report(into: &report)
         report.isTomorrowOnly = tomorrowOnly
@@ -100,14 +100,18 @@ extension Snapshot {
             status.pendingSince = builder.pendingSince.isEmpty ? nil : builder.pendingSince
         }
         if !tomorrowOnly {
-            // A future asOf (a mis-dated price) would misplace trend points and prune history early.
-            let asOf = min(update.asOf, now)
+            // A future asOf (a mis-dated price) would misplace trend points and prune history early; the newest
+            // row kept stands for it, not the merge instant, or the corrected feed after it looks hours old.
+            let asOf = update.asOf > now ? min(input.newestPriceAt ?? now, now) : update.asOf
             status.asOf = update.isDelta ? max(status.asOf ?? asOf, asOf) : asOf
             status.describedDay = update.isDelta ? update.describedDay.map { max(status.describedDay ?? $0, $0) } : update.describedDay
             if !update.isDelta { status.fullFeedAt = asOf }
             status.staleSince = nil
         }
-        if !update.isDelta && !tomorrowOnly { status.growthRejections = nil }
+        if !update.isDelta && !tomorrowOnly {
+            status.growthRejections = nil
+            status.shrinkSince = nil
+        }
         status.stationCount = builder.providerEntries.count
         status.priceCount = builder.providerEntries.reduce(0) { $0 + $1.prices.count }
 
@@ -118,12 +122,13 @@ extension Snapshot {
         return MergeResult(snapshot: snapshot, registry: builder.registry, report: report)
     }
 
-    /// A rejected feed leaves the data as it was. Only a growth rejection is remembered (the count of feeds in a
-    /// row that showed the growth), in the status without a new version: ETags and `Last-Modified` stay.
-    private func remembering(_ refusal: MergeRefusal, of provider: ProviderID, previous: ProviderStatus?) -> Snapshot {
-        let growth = refusal.isGrowth
-        guard growth || previous?.growthRejections != nil, var status = previous else { return self }
-        status.growthRejections = growth ? (status.growthRejections ?? 0) + 1 : nil
+    /// A rejected feed leaves the data as it was. Remembered, in the status without a new version (ETags and
+    /// `Last-Modified` stay): the count of feeds in a row that showed a growth, and since when feeds have shrunk a fuel.
+    private func remembering(_ refusal: MergeRefusal, of provider: ProviderID, previous: ProviderStatus?, at now: Date) -> Snapshot {
+        guard var status = previous else { return self }
+        status.growthRejections = refusal.isGrowth ? (status.growthRejections ?? 0) + 1 : nil
+        if refusal.isFuelShrink, status.shrinkSince == nil { status.shrinkSince = now }
+        guard status != previous else { return self }
         return Snapshot(version: version, changedAt: changedAt, entries: entries, statuses: statuses.filter { $0.provider != provider } + [status])
     }
 
@@ -172,7 +177,7 @@ extension Snapshot {
     }
 
     private func implausibility(
-        of input: MergeInput, update: ProviderUpdate, known: Int, previous: ProviderStatus?, registry: StationRegistry
+        of input: MergeInput, update: ProviderUpdate, known: Int, previous: ProviderStatus?, registry: StationRegistry, at now: Date
     ) -> MergeRefusal? {
         if update.stations.isEmpty && update.prices.isEmpty { return .empty }
         if input.prices.isEmpty { return .noPlausiblePrices(outliers: input.outliers) }
@@ -182,7 +187,11 @@ extension Snapshot {
         }
         // A list of every station with prices for a few (a partial answer, one product's empty channel) would
         // remove the rest one fuel at a time.
-        if !servesSample, let shrunk = shrunkFuel(of: input) { return shrunk }
+        // A fuel gone for good (a channel closed, a code renamed) is taken once feeds have shown it for a day.
+        if !servesSample, let shrunk = shrunkFuel(of: input) {
+            let since = previous?.shrinkSince
+            if since.map({ now.timeIntervalSince($0) < FeedPolicy.minimumAbsence }) ?? true { return shrunk }
+        }
         // Ghost stations must not get in, or every real feed after them looks like "fewer than half".
         let allowed = FeedPolicy.growthAllowed(known: known)
         // Only keys the registry has never seen are growth: stations returning under their own ids are not.

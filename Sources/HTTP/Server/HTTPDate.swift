@@ -49,7 +49,8 @@ struct HTTPDateCache {
         default:
             return nil
         }
-        guard let day, let month, let year, (1...31).contains(day) else { return nil }
+        // Four digits at most: a year beyond Int32 would trap converting it for timegm (a header anyone may send).
+        guard let day, let month, let year, (1...31).contains(day), (1...9999).contains(year) else { return nil }
         let clock = time.split(separator: ":").compactMap { Int($0) }
         guard clock.count == 3, (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
         var fields = tm()

@@ -43,8 +43,9 @@ public enum NSWFuelCheckAdapter {
         var stations: [ProviderID: [StationRecord]] = [:]
         var keys = Set<StationKey>()
         for wire in wireStations {
+            // A location off the globe passes through: the merge keeps a known station's last good one (its prices
+            // still update) and leaves a new station out (`MergeBuilder`).
             var station = record(for: wire)
-            guard station.location.isValid else { tally.record(.malformedRow); continue }
             let kind: StationKind = charging.contains(station.key) && !fuelled.contains(station.key) ? .ev : .fuel
             let facts = StationFacts(kind: kind, adBlue: wire.isAdBlueAvailable?.value)
             station.facts = facts.isEmpty ? nil : facts

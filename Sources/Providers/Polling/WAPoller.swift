@@ -7,9 +7,11 @@ import Fuel
 /// today's.
 ///
 /// A product that fails fails the whole step (a full update missing a fuel would drop that fuel everywhere).
-/// An empty tomorrow feed means "not yet published", never "no stations": it is not merged. Whether tomorrow's
-/// prices are held is read from the store, so a restart that loaded them does not ask again, and one that did not
-/// asks on its first poll wherever in the evening it starts. A today feed dated a trading day that has ended is
+/// An empty tomorrow feed means "not yet published", never "no stations": it is not merged. FuelWatch publishes
+/// product by product, so tomorrow counts as held once every product priced today has published; until then only
+/// the others are asked for again. Whether any are held is read from the store, so a restart that loaded none asks
+/// on its first poll wherever in the evening it starts; one that loaded some asks once for every product (which
+/// were published is not kept across a restart), then only for those still missing. A today feed dated a trading day that has ended is
 /// refused by the merge (FuelWatch's caches lag after 06:00) and the provider shows `stale` until one is right.
 ///
 /// The RSS carries no access facts, so with today's feeds the poller also fetches `/api/sites?fuelType=ULP` on its
@@ -88,7 +90,10 @@ public actor WAPoller: ProviderPoller {
         let target = WATradingDay.nextTradingDay(after: now)
         if WATomorrowSchedule.isDue(at: now, held: holdsTomorrow(sink, at: now), lastAttempt: lastTomorrowAttempt) {
             lastTomorrowAttempt = now
-            switch await fetchAll(day: .tomorrow, now: now) {
+            // After some products have published, only the others are asked for again.
+            let published = tomorrowPublished?.day == target ? tomorrowPublished!.products : []
+            let asked = products.filter { !published.contains($0) }
+            switch await fetchAll(day: .tomorrow, now: now, products: asked) {
             case .failure(let failure):
                 if report == nil { return PollOutcome(failure.outcome, next: nextPoll(after: now, sink: sink)) }
                 notes.append("tomorrow failed (\(failure.request): \(failure.error)); retrying")
@@ -103,9 +108,8 @@ public actor WAPoller: ProviderPoller {
                     let update = ProviderUpdate(provider: .wa, stations: [], prices: [], tomorrow: dated, asOf: now, isDelta: true)
                     let tomorrowReport = sink.apply(update, at: now)
                     let late = sink.status(of: .wa)?.tomorrow.map { " \(PollerGroup.duration($0.delay)) after 14:30" } ?? ""
-                    let published = Set(zip(products, parts).filter { $0.1.update.tomorrow.contains { $0.day == target.description } }.map(\.0))
-                    let before = tomorrowPublished?.day == target ? tomorrowPublished!.products : []
-                    tomorrowPublished = (target, before.union(published))
+                    let newly = Set(zip(asked, parts).filter { $0.1.update.tomorrow.contains { $0.day == target.description } }.map(\.0))
+                    tomorrowPublished = (target, published.union(newly))
                     let waiting = pricedToday.subtracting(tomorrowPublished!.products).map(\.fuel.rawValue).sorted()
                     let rest = waiting.isEmpty ? "" : "; still waiting for \(waiting.joined(separator: ", "))"
                     notes.append("tomorrow (\(target)) published: \(tomorrowReport.tomorrowPrices) prices, first held\(late)\(rest)")
@@ -148,10 +152,10 @@ public actor WAPoller: ProviderPoller {
         try? await Task.sleep(nanoseconds: UInt64(spacing * 1e9))
     }
 
-    /// All products for one day, in order, or the first failure.
-    private func fetchAll(day: FuelWatchDay, now: Date) async -> Result<[Adapted], PollFailure> {
+    /// All products (or `only` these) for one day, in order, or the first failure.
+    private func fetchAll(day: FuelWatchDay, now: Date, products only: [FuelWatchProduct]? = nil) async -> Result<[Adapted], PollFailure> {
         var parts: [Adapted] = []
-        for (index, product) in products.enumerated() {
+        for (index, product) in (only ?? products).enumerated() {
             if index > 0, spacing > 0 {
                 do { try await Task.sleep(nanoseconds: UInt64(spacing * 1e9)) } catch {
                     return .failure(PollFailure(error: .transport("cancelled"), request: "GET \(Self.path)"))
